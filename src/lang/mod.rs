@@ -1,0 +1,1 @@
+//! The C-subset language: parsing, diagnostics, compilation and fuel-bounded execution.

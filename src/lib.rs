@@ -1,0 +1,14 @@
+//! fixloop: human-in-the-loop automatic repair of small numeric C programs.
+//!
+//! The pipeline: [`lang`] parses and runs C-subset programs under fuel limits,
+//! [`compare`] judges outputs like the benchmarks do, [`oracle`] learns a readable bug
+//! formula from labelled tests, and [`corpus`] reads benchmark subjects. The core does
+//! no I/O, never reads a clock and never panics on user input.
+
+pub mod compare;
+pub mod corpus;
+pub mod lang;
+pub mod oracle;
+
+#[cfg(target_arch = "wasm32")]
+pub mod web;

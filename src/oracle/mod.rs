@@ -1,0 +1,1 @@
+//! The bug-oracle learner: readable linear formulas learned from labelled tests.

@@ -1,0 +1,3 @@
+//! The browser playground (Yew).
+/// Mounts the playground into the page body.
+pub fn start() {}
