@@ -72,3 +72,117 @@ impl Subject {
         self.tests.train.iter().chain(self.tests.heldout.iter())
     }
 }
+
+/// How a subject's answer is read from a program's stdout.
+#[derive(Debug, Clone)]
+pub enum AnswerExtractor {
+    /// The whole stdout is the answer (Codeflaws).
+    WholeOutput,
+    /// IntroClass: the first match of any alternative (its capture groups joined), or
+    /// with `all_matches` every match in order, joined by single spaces.
+    Pattern {
+        alternatives: Vec<regex::Regex>,
+        all_matches: bool,
+    },
+}
+
+impl AnswerExtractor {
+    /// Reads the benchmark's pattern text, e.g. `(-?\d+) is the median` or
+    /// `A | B   (case-insensitive)` or `(-?\d)\n   (all matches, in order)`.
+    pub fn from_pattern(text: &str) -> Result<AnswerExtractor, regex::Error> {
+        let (body, notes) = match text.find("   (") {
+            Some(i) => (&text[..i], &text[i..]),
+            None => (text, ""),
+        };
+        let case_insensitive = notes.contains("case-insensitive");
+        let all_matches = notes.contains("all matches");
+        let body = body.replace("\\n", "\n");
+        let alternatives = body
+            .split(" | ")
+            .map(|alt| {
+                regex::RegexBuilder::new(alt)
+                    .case_insensitive(case_insensitive)
+                    .build()
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(AnswerExtractor::Pattern {
+            alternatives,
+            all_matches,
+        })
+    }
+
+    /// The answer in `stdout`; `None` when the pattern finds nothing.
+    pub fn answer(&self, stdout: &str) -> Option<String> {
+        match self {
+            AnswerExtractor::WholeOutput => Some(stdout.to_string()),
+            AnswerExtractor::Pattern {
+                alternatives,
+                all_matches,
+            } => {
+                let groups = |caps: regex::Captures| -> String {
+                    caps.iter()
+                        .skip(1)
+                        .flatten()
+                        .map(|m| m.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                if *all_matches {
+                    let found: Vec<String> = alternatives
+                        .iter()
+                        .flat_map(|re| re.captures_iter(stdout).map(groups))
+                        .collect();
+                    (!found.is_empty()).then(|| found.join(" "))
+                } else {
+                    alternatives
+                        .iter()
+                        .find_map(|re| re.captures(stdout).map(groups))
+                }
+            }
+        }
+    }
+}
+
+impl Subject {
+    /// The extractor the subject's benchmark uses to read answers from stdout.
+    pub fn answer_extractor(&self) -> Result<AnswerExtractor, regex::Error> {
+        match self.oracle.as_ref().and_then(|o| o.pattern.as_deref()) {
+            Some(pattern) => AnswerExtractor::from_pattern(pattern),
+            None => Ok(AnswerExtractor::WholeOutput),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn introclass_patterns_extract_answers() {
+        let grade = AnswerExtractor::from_pattern(
+            "Student has an ([A-D]) grade | Student has (failed) the course   (case-insensitive)",
+        )
+        .unwrap();
+        assert_eq!(
+            grade.answer("Enter > Student has an B grade\n").as_deref(),
+            Some("B")
+        );
+        assert_eq!(
+            grade.answer("Student has FAILED the course").as_deref(),
+            Some("FAILED")
+        );
+        assert_eq!(grade.answer("nothing"), None);
+        let digits = AnswerExtractor::from_pattern("(-?\\d)\\n   (all matches, in order)").unwrap();
+        assert_eq!(
+            digits
+                .answer("\nEnter an integer > \n4\n3\n-9\nThat's all\n")
+                .as_deref(),
+            Some("4 3 -9")
+        );
+        let median = AnswerExtractor::from_pattern("(-?\\d+) is the median").unwrap();
+        assert_eq!(
+            median.answer("x > -12 is the median\n").as_deref(),
+            Some("-12")
+        );
+    }
+}

@@ -4,7 +4,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "fixloop", version, about = "Human-in-the-loop program repair for small numeric C programs")]
+#[command(
+    name = "fixloop",
+    version,
+    about = "Human-in-the-loop program repair for small numeric C programs"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
