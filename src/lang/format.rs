@@ -682,6 +682,866 @@ fn hex_float(body: &mut String, a: f64, prec: Option<usize>, hash: bool, upper: 
     );
 }
 
+// ---------------------------------------------------------------------------------------------
+// scanf
+// ---------------------------------------------------------------------------------------------
+
+/// The program's stdin with a read cursor, shared by scanf, getchar, gets, fgets.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Input {
+    bytes: Vec<u8>,
+    pos: usize,
+}
+
+/// C's `EOF` inside the scanner (mirrors glibc's `inchar`/`ungetc` protocol).
+const EOF: i32 = -1;
+
+impl Input {
+    /// Input over the given bytes, cursor at the start.
+    pub fn new(bytes: Vec<u8>) -> Input {
+        Input { bytes, pos: 0 }
+    }
+
+    /// Reads one byte; None = EOF.
+    pub fn getchar(&mut self) -> Option<u8> {
+        let b = self.bytes.get(self.pos).copied()?;
+        self.pos += 1;
+        Some(b)
+    }
+
+    /// The next byte without consuming it; None = EOF.
+    pub fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    /// C `ungetc` of the byte just read: moves the cursor back by one (no-op at the start).
+    pub fn unget(&mut self) {
+        self.pos = self.pos.saturating_sub(1);
+    }
+
+    /// A line without its '\n' (the '\n' is consumed); None at EOF with nothing read.
+    pub fn gets(&mut self) -> Option<Vec<u8>> {
+        if self.at_eof() {
+            return None;
+        }
+        let rest = &self.bytes[self.pos..];
+        match rest.iter().position(|&b| b == b'\n') {
+            Some(n) => {
+                let line = rest[..n].to_vec();
+                self.pos += n + 1;
+                Some(line)
+            }
+            None => {
+                let line = rest.to_vec();
+                self.pos = self.bytes.len();
+                Some(line)
+            }
+        }
+    }
+
+    /// C fgets semantics: at most `max - 1` bytes, stops after (and keeps) a '\n'.
+    /// None at EOF with nothing read or for `max == 0`; `max == 1` gives an empty line.
+    pub fn fgets(&mut self, max: usize) -> Option<Vec<u8>> {
+        if max == 0 {
+            return None;
+        }
+        if max == 1 {
+            return Some(Vec::new());
+        }
+        if self.at_eof() {
+            return None;
+        }
+        let rest = &self.bytes[self.pos..];
+        let limit = rest.len().min(max - 1);
+        let n = rest[..limit]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(limit, |p| p + 1);
+        let line = rest[..n].to_vec();
+        self.pos += n;
+        Some(line)
+    }
+
+    /// True when every byte has been read.
+    pub fn at_eof(&self) -> bool {
+        self.pos >= self.bytes.len()
+    }
+
+    /// Number of bytes consumed so far.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The bytes not read yet.
+    pub fn remaining(&self) -> &[u8] {
+        &self.bytes[self.pos.min(self.bytes.len())..]
+    }
+
+    fn inchar(&mut self) -> i32 {
+        match self.getchar() {
+            Some(b) => i32::from(b),
+            None => EOF,
+        }
+    }
+
+    fn ungetc(&mut self, c: i32) {
+        if c != EOF {
+            self.unget();
+        }
+    }
+}
+
+/// One converted value, handed to the interpreter to store through the next pointer argument.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScanValue {
+    /// Integer conversions and `%n`: raw bits of the `long`/`unsigned long` result (signed
+    /// conversions sign-extended); the interpreter truncates to the destination type.
+    Int(u64),
+    /// Float conversions. Without `l`/`L` (a `float` destination) the value is already rounded
+    /// to f32 directly from the decimal text like glibc's strtof, so converting it to f32 is exact.
+    Float(f64),
+    /// `%s`, `%c`, `%[`: the bytes read (the interpreter adds the NUL for `%s` and `%[`).
+    Bytes(Vec<u8>),
+}
+
+/// A scanf conversion as seen by the store callback (to check the destination type).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScanSpec {
+    /// Conversion character: `d i u o x X p f e g a E G F A s c [ n`.
+    pub conv: u8,
+    /// Length modifier.
+    pub len: Length,
+    /// Field width, if given.
+    pub width: Option<usize>,
+}
+
+impl ScanSpec {
+    /// True for conversions storing through an integer pointer (`%d %i %u %o %x %X %p %n`).
+    pub fn is_int(&self) -> bool {
+        matches!(
+            self.conv,
+            b'd' | b'i' | b'u' | b'o' | b'x' | b'X' | b'p' | b'n'
+        )
+    }
+    /// True for conversions storing through a float pointer.
+    pub fn is_float(&self) -> bool {
+        matches!(
+            self.conv,
+            b'f' | b'F' | b'e' | b'E' | b'g' | b'G' | b'a' | b'A'
+        )
+    }
+    /// True for conversions storing bytes through a char pointer (`%s %c %[`).
+    pub fn is_bytes(&self) -> bool {
+        matches!(self.conv, b's' | b'c' | b'[')
+    }
+    /// True when the destination is a `double` (`%lf`) or `long double` (`%Lf`) rather than `float`.
+    pub fn is_double(&self) -> bool {
+        matches!(
+            self.len,
+            Length::Long | Length::LongLong | Length::LongDouble
+        )
+    }
+}
+
+fn is_space(c: i32) -> bool {
+    matches!(c, 0x20 | 0x09..=0x0d)
+}
+
+enum Stop {
+    /// Input failure: scanf returns EOF if nothing was assigned yet.
+    Input,
+    /// Matching failure: scanf returns the count so far.
+    Matching,
+}
+
+/// Runs glibc's scanf algorithm over `input`; calls `store(spec, value)` for each assigned
+/// conversion in order (not for `%*d` suppressed ones); returns scanf's return value (number
+/// assigned, or -1 = EOF when input ends before the first conversion).
+///
+/// The scanning follows glibc's `vfscanf` step by step, including what it consumes on failure
+/// (one character of lookahead is pushed back; a lone sign, `0x`, `1e`, `inf`+junk stay consumed).
+/// The callback's error type only needs `From<FormatError>`; its errors stop scanning and are
+/// returned unchanged. Unsupported: positional `%1$d`, `%m`/`%a` allocation, wide `%lc %ls %l[`.
+pub fn scanf<E: From<FormatError>>(
+    format: &[u8],
+    input: &mut Input,
+    store: &mut dyn FnMut(&ScanSpec, ScanValue) -> Result<(), E>,
+) -> Result<i32, E> {
+    let mut done = 0i32;
+    match scan_loop(format, input, store, &mut done)? {
+        None => Ok(done),
+        Some(Stop::Matching) => Ok(done),
+        Some(Stop::Input) => Ok(if done == 0 { -1 } else { done }),
+    }
+}
+
+fn scan_loop<E: From<FormatError>>(
+    f: &[u8],
+    input: &mut Input,
+    store: &mut dyn FnMut(&ScanSpec, ScanValue) -> Result<(), E>,
+    done: &mut i32,
+) -> Result<Option<Stop>, E> {
+    let start = input.pos;
+    let mut skip_space = false;
+    let mut i = 0;
+    while i < f.len() {
+        let fc = f[i];
+        i += 1;
+        if fc != b'%' {
+            if is_space(i32::from(fc)) {
+                skip_space = true;
+                continue;
+            }
+            let mut c = input.inchar();
+            if c == EOF {
+                return Ok(Some(Stop::Input));
+            }
+            if skip_space {
+                while is_space(c) {
+                    c = input.inchar();
+                    if c == EOF {
+                        return Ok(Some(Stop::Input));
+                    }
+                }
+                skip_space = false;
+            }
+            if c != i32::from(fc) {
+                input.ungetc(c);
+                return Ok(Some(Stop::Matching));
+            }
+            continue;
+        }
+        // Conversion specification.
+        let mut suppress = false;
+        let mut width: i64 = -1;
+        let save = i;
+        if let Some(n) = parse_num(f, &mut i) {
+            if f.get(i) == Some(&b'$') {
+                return Err(FormatError::Unsupported("n$ (positional argument)".into()).into());
+            }
+            width = n.min(i64::MAX as u64) as i64;
+        } else {
+            i = save;
+            loop {
+                match f.get(i) {
+                    Some(b'*') => suppress = true,
+                    Some(b'\'') => {}
+                    Some(b'I') if !is_ms_size(f, i) => {}
+                    _ => break,
+                }
+                i += 1;
+            }
+            if let Some(n) = parse_num(f, &mut i) {
+                width = n.min(i64::MAX as u64) as i64;
+            }
+        }
+        if width == 0 {
+            width = -1;
+        }
+        let len = parse_length(f, &mut i);
+        if matches!(f.get(i), Some(b'm')) {
+            return Err(FormatError::Unsupported("m (allocating conversion)".into()).into());
+        }
+        let Some(&conv) = f.get(i) else {
+            return Ok(Some(Stop::Matching));
+        };
+        i += 1;
+        if skip_space || !matches!(conv, b'[' | b'c' | b'C' | b'n') {
+            loop {
+                let c = input.inchar();
+                if !is_space(c) {
+                    input.ungetc(c);
+                    break;
+                }
+            }
+            skip_space = false;
+        }
+        let spec = ScanSpec {
+            conv,
+            len,
+            width: (width > 0).then_some(width as usize),
+        };
+        let value = match conv {
+            b'%' => {
+                let c = input.inchar();
+                if c == EOF {
+                    return Ok(Some(Stop::Input));
+                }
+                if c != i32::from(b'%') {
+                    input.ungetc(c);
+                    return Ok(Some(Stop::Matching));
+                }
+                continue;
+            }
+            b'n' => {
+                if !suppress {
+                    store(&spec, ScanValue::Int((input.pos - start) as u64))?;
+                }
+                continue;
+            }
+            b'c' => {
+                if len == Length::Long {
+                    return Err(FormatError::Unsupported("lc".into()).into());
+                }
+                let mut w = if width == -1 { 1 } else { width };
+                let c = input.inchar();
+                if c == EOF {
+                    return Ok(Some(Stop::Input));
+                }
+                let mut bytes = vec![c as u8];
+                while {
+                    w -= 1;
+                    w > 0
+                } {
+                    match input.getchar() {
+                        Some(b) => bytes.push(b),
+                        None => break,
+                    }
+                }
+                ScanValue::Bytes(bytes)
+            }
+            b's' => {
+                if len == Length::Long {
+                    return Err(FormatError::Unsupported("ls".into()).into());
+                }
+                let mut c = input.inchar();
+                if c == EOF {
+                    return Ok(Some(Stop::Input));
+                }
+                let mut bytes = Vec::new();
+                loop {
+                    if is_space(c) {
+                        input.ungetc(c);
+                        break;
+                    }
+                    bytes.push(c as u8);
+                    if width > 0 {
+                        width -= 1;
+                        if width == 0 {
+                            break;
+                        }
+                    }
+                    c = input.inchar();
+                    if c == EOF {
+                        break;
+                    }
+                }
+                ScanValue::Bytes(bytes)
+            }
+            b'[' => {
+                if len == Length::Long {
+                    return Err(FormatError::Unsupported("l[".into()).into());
+                }
+                let mut set = [false; 256];
+                let mut not_in = false;
+                if f.get(i) == Some(&b'^') {
+                    not_in = true;
+                    i += 1;
+                }
+                if let Some(&c @ (b']' | b'-')) = f.get(i) {
+                    set[usize::from(c)] = true;
+                    i += 1;
+                }
+                let mut closed = false;
+                while let Some(&fc) = f.get(i) {
+                    i += 1;
+                    if fc == b']' {
+                        closed = true;
+                        break;
+                    }
+                    let next = f.get(i).copied();
+                    match next {
+                        Some(hi) if fc == b'-' && hi != b']' && i >= 2 && f[i - 2] <= hi => {
+                            for b in f[i - 2]..hi {
+                                set[usize::from(b)] = true;
+                            }
+                        }
+                        _ => set[usize::from(fc)] = true,
+                    }
+                }
+                if !closed {
+                    return Ok(Some(Stop::Matching));
+                }
+                let mut w = if width == -1 { i64::MAX } else { width };
+                let mut c = input.inchar();
+                if c == EOF {
+                    return Ok(Some(Stop::Input));
+                }
+                let mut bytes = Vec::new();
+                loop {
+                    if set[(c & 0xff) as usize] == not_in {
+                        input.ungetc(c);
+                        break;
+                    }
+                    bytes.push(c as u8);
+                    w -= 1;
+                    if w <= 0 {
+                        break;
+                    }
+                    c = input.inchar();
+                    if c == EOF {
+                        break;
+                    }
+                }
+                if bytes.is_empty() {
+                    return Ok(Some(Stop::Matching));
+                }
+                ScanValue::Bytes(bytes)
+            }
+            b'd' | b'i' | b'u' | b'o' | b'x' | b'X' | b'p' => {
+                let (base, signed) = match conv {
+                    b'd' => (10, true),
+                    b'i' => (0, true),
+                    b'u' => (10, false),
+                    b'o' => (8, false),
+                    _ => (16, false),
+                };
+                match scan_int(input, width, base, signed) {
+                    Ok(v) => ScanValue::Int(v),
+                    Err(stop) => return Ok(Some(stop)),
+                }
+            }
+            b'e' | b'E' | b'f' | b'F' | b'g' | b'G' | b'a' | b'A' => {
+                let double = matches!(len, Length::Long | Length::LongLong | Length::LongDouble);
+                match scan_float(input, width, double) {
+                    Ok(v) => ScanValue::Float(v),
+                    Err(stop) => return Ok(Some(stop)),
+                }
+            }
+            b'C' | b'S' => {
+                return Err(FormatError::Unsupported((conv as char).to_string()).into());
+            }
+            _ => return Ok(Some(Stop::Matching)),
+        };
+        if !suppress {
+            store(&spec, value)?;
+            *done += 1;
+        }
+    }
+    if skip_space {
+        loop {
+            let c = input.inchar();
+            if !is_space(c) {
+                input.ungetc(c);
+                break;
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// glibc's integer scanning (`number:` in vfscanf) followed by strtol/strtoul on the text read.
+fn scan_int(input: &mut Input, mut width: i64, mut base: u32, signed: bool) -> Result<u64, Stop> {
+    let mut buf: Vec<u8> = Vec::new();
+    let mut c = input.inchar();
+    if c == EOF {
+        return Err(Stop::Input);
+    }
+    if c == i32::from(b'-') || c == i32::from(b'+') {
+        buf.push(c as u8);
+        if width > 0 {
+            width -= 1;
+        }
+        c = input.inchar();
+    }
+    if width != 0 && c == i32::from(b'0') {
+        if width > 0 {
+            width -= 1;
+        }
+        buf.push(b'0');
+        c = input.inchar();
+        if width != 0 && (c == i32::from(b'x') || c == i32::from(b'X')) {
+            if base == 0 {
+                base = 16;
+            }
+            if base == 16 {
+                if width > 0 {
+                    width -= 1;
+                }
+                c = input.inchar();
+            }
+        } else if base == 0 {
+            base = 8;
+        }
+    }
+    if base == 0 {
+        base = 10;
+    }
+    while c != EOF && width != 0 {
+        let ok = (c as u8 as char).to_digit(base).is_some() && c < 128;
+        if !ok {
+            break;
+        }
+        buf.push(c as u8);
+        if width > 0 {
+            width -= 1;
+        }
+        c = input.inchar();
+    }
+    if buf.is_empty() || (buf.len() == 1 && (buf[0] == b'+' || buf[0] == b'-')) {
+        input.ungetc(c);
+        return Err(Stop::Matching);
+    }
+    input.ungetc(c);
+    Ok(strtol(&buf, base, signed))
+}
+
+/// strtol (signed) / strtoul (unsigned) on a buffer of `[sign]digits`, saturating like glibc.
+fn strtol(buf: &[u8], base: u32, signed: bool) -> u64 {
+    let (neg, digits) = match buf.first() {
+        Some(b'-') => (true, &buf[1..]),
+        Some(b'+') => (false, &buf[1..]),
+        _ => (false, buf),
+    };
+    let mut mag: u64 = 0;
+    let mut overflow = false;
+    for &d in digits {
+        let v = u64::from((d as char).to_digit(base).unwrap_or(0));
+        match mag
+            .checked_mul(u64::from(base))
+            .and_then(|m| m.checked_add(v))
+        {
+            Some(m) => mag = m,
+            None => overflow = true,
+        }
+    }
+    if signed {
+        if neg {
+            if overflow || mag > 1u64 << 63 {
+                i64::MIN as u64
+            } else {
+                mag.wrapping_neg()
+            }
+        } else if overflow || mag > i64::MAX as u64 {
+            i64::MAX as u64
+        } else {
+            mag
+        }
+    } else if overflow {
+        u64::MAX
+    } else if neg {
+        mag.wrapping_neg()
+    } else {
+        mag
+    }
+}
+
+/// Float scanning of `nan`/`inf`/`infinity`: pushes the letter in `c`, then reads and checks the
+/// letters of `word`, pushing each; false on a mismatch (the mismatching byte stays consumed).
+fn expect_word(
+    input: &mut Input,
+    buf: &mut Vec<u8>,
+    c: &mut i32,
+    width: &mut i64,
+    word: &[u8],
+) -> bool {
+    for &w in word {
+        buf.push(*c as u8);
+        if *width == 0 {
+            return false;
+        }
+        *c = input.inchar();
+        if *c == EOF || to_lower(*c) != i32::from(w) {
+            return false;
+        }
+        if *width > 0 {
+            *width -= 1;
+        }
+    }
+    buf.push(*c as u8);
+    true
+}
+
+fn to_lower(c: i32) -> i32 {
+    if (65..=90).contains(&c) {
+        c + 32
+    } else {
+        c
+    }
+}
+
+/// glibc's float scanning (vfscanf) followed by strtod/strtof on the text read.
+fn scan_float(input: &mut Input, mut width: i64, double: bool) -> Result<f64, Stop> {
+    let lower = to_lower;
+    let mut buf: Vec<u8> = Vec::new();
+    let mut c = input.inchar();
+    if width > 0 {
+        width -= 1;
+    }
+    if c == EOF {
+        return Err(Stop::Input);
+    }
+    let mut got_sign = 0;
+    if c == i32::from(b'-') || c == i32::from(b'+') {
+        got_sign = 1;
+        buf.push(c as u8);
+        if width == 0 {
+            return Err(Stop::Matching);
+        }
+        c = input.inchar();
+        if c == EOF {
+            return Err(Stop::Matching);
+        }
+        if width > 0 {
+            width -= 1;
+        }
+    }
+    if lower(c) == i32::from(b'n') {
+        if !expect_word(input, &mut buf, &mut c, &mut width, b"an") {
+            return Err(Stop::Matching);
+        }
+        return finish_float(&buf, double);
+    }
+    if lower(c) == i32::from(b'i') {
+        if !expect_word(input, &mut buf, &mut c, &mut width, b"nf") {
+            return Err(Stop::Matching);
+        }
+        if width != 0 {
+            c = input.inchar();
+            if c != EOF {
+                if lower(c) == i32::from(b'i') {
+                    if width > 0 {
+                        width -= 1;
+                    }
+                    if !expect_word(input, &mut buf, &mut c, &mut width, b"nity") {
+                        return Err(Stop::Matching);
+                    }
+                } else {
+                    input.ungetc(c);
+                }
+            }
+        }
+        return finish_float(&buf, double);
+    }
+    let mut exp_char = i32::from(b'e');
+    let mut hexa = false;
+    let mut got_digit = false;
+    let mut got_dot = false;
+    let mut got_e = false;
+    if width != 0 && c == i32::from(b'0') {
+        buf.push(b'0');
+        c = input.inchar();
+        if width > 0 {
+            width -= 1;
+        }
+        if width != 0 && lower(c) == i32::from(b'x') {
+            buf.push(c as u8);
+            hexa = true;
+            exp_char = i32::from(b'p');
+            c = input.inchar();
+            if width > 0 {
+                width -= 1;
+            }
+        } else {
+            got_digit = true;
+        }
+    }
+    loop {
+        let is_digit = (48..=57).contains(&c);
+        let is_xdigit = is_digit || (97..=102).contains(&lower(c));
+        if is_digit {
+            buf.push(c as u8);
+            got_digit = true;
+        } else if !got_e && hexa && is_xdigit {
+            buf.push(c as u8);
+            got_digit = true;
+        } else if got_e
+            && buf.last().map(|&b| i32::from(b)) == Some(exp_char)
+            && (c == i32::from(b'-') || c == i32::from(b'+'))
+        {
+            buf.push(c as u8);
+        } else if got_digit && !got_e && lower(c) == exp_char {
+            buf.push(exp_char as u8);
+            got_e = true;
+            got_dot = true;
+        } else if !got_dot && c == i32::from(b'.') {
+            buf.push(b'.');
+            got_dot = true;
+        } else {
+            input.ungetc(c);
+            break;
+        }
+        if width == 0 {
+            break;
+        }
+        c = input.inchar();
+        if c == EOF {
+            break;
+        }
+        if width > 0 {
+            width -= 1;
+        }
+    }
+    if buf.len() == got_sign || (hexa && buf.len() == 2 + got_sign) {
+        return Err(Stop::Matching);
+    }
+    finish_float(&buf, double)
+}
+
+/// strtod/strtof on the scanned text: converts its longest valid prefix, or fails if none.
+fn finish_float(buf: &[u8], double: bool) -> Result<f64, Stop> {
+    let (neg, body) = match buf.first() {
+        Some(b'-') => (true, &buf[1..]),
+        Some(b'+') => (false, &buf[1..]),
+        _ => (false, buf),
+    };
+    let lower: Vec<u8> = body.iter().map(|b| b.to_ascii_lowercase()).collect();
+    let mag = if lower.starts_with(b"nan") {
+        f64::NAN
+    } else if lower.starts_with(b"inf") {
+        f64::INFINITY
+    } else if lower.starts_with(b"0x")
+        && lower
+            .get(2)
+            .is_some_and(|&b| b.is_ascii_hexdigit() || b == b'.')
+        && hex_has_digit(&lower[2..])
+    {
+        parse_hex_float(&lower[2..], double)
+    } else {
+        // Longest prefix of the form digits [. digits] [e [sign] digits] with a digit.
+        let mut k = 0;
+        let mut digits = 0;
+        while k < lower.len() && lower[k].is_ascii_digit() {
+            k += 1;
+            digits += 1;
+        }
+        if k < lower.len() && lower[k] == b'.' {
+            k += 1;
+            while k < lower.len() && lower[k].is_ascii_digit() {
+                k += 1;
+                digits += 1;
+            }
+        }
+        if digits == 0 {
+            return Err(Stop::Matching);
+        }
+        if k < lower.len() && lower[k] == b'e' {
+            let mut j = k + 1;
+            if j < lower.len() && (lower[j] == b'+' || lower[j] == b'-') {
+                j += 1;
+            }
+            if j < lower.len() && lower[j].is_ascii_digit() {
+                while j < lower.len() && lower[j].is_ascii_digit() {
+                    j += 1;
+                }
+                k = j;
+            }
+        }
+        let text = std::str::from_utf8(&lower[..k]).unwrap_or("0");
+        if double {
+            text.parse::<f64>().unwrap_or(0.0)
+        } else {
+            f64::from(text.parse::<f32>().unwrap_or(0.0))
+        }
+    };
+    Ok(if neg { -mag } else { mag })
+}
+
+fn hex_has_digit(s: &[u8]) -> bool {
+    let int_end = s
+        .iter()
+        .position(|b| !b.is_ascii_hexdigit())
+        .unwrap_or(s.len());
+    if int_end > 0 {
+        return true;
+    }
+    s.get(int_end) == Some(&b'.') && s.get(int_end + 1).is_some_and(|b| b.is_ascii_hexdigit())
+}
+
+/// Correctly rounded (half to even) hex float `h.hhh[p[sign]ddd]` (after `0x`) to f64 or f32.
+fn parse_hex_float(s: &[u8], double: bool) -> f64 {
+    let mut mant: u64 = 0;
+    let mut sticky = false;
+    let mut exp2: i64 = 0;
+    let mut k = 0;
+    let mut seen_dot = false;
+    while k < s.len() {
+        let b = s[k];
+        if b == b'.' && !seen_dot {
+            seen_dot = true;
+        } else if let Some(d) = (b as char).to_digit(16) {
+            if mant >> 60 == 0 {
+                mant = (mant << 4) | u64::from(d);
+                if seen_dot {
+                    exp2 -= 4;
+                }
+            } else {
+                sticky |= d != 0;
+                if !seen_dot {
+                    exp2 += 4;
+                }
+            }
+        } else {
+            break;
+        }
+        k += 1;
+    }
+    if k < s.len() && s[k] == b'p' {
+        let mut j = k + 1;
+        let mut eneg = false;
+        if j < s.len() && (s[j] == b'+' || s[j] == b'-') {
+            eneg = s[j] == b'-';
+            j += 1;
+        }
+        if j < s.len() && s[j].is_ascii_digit() {
+            let mut e: i64 = 0;
+            while j < s.len() && s[j].is_ascii_digit() {
+                e = (e * 10 + i64::from(s[j] - b'0')).min(1 << 40);
+                j += 1;
+            }
+            exp2 += if eneg { -e } else { e };
+        }
+    }
+    if mant == 0 {
+        return 0.0;
+    }
+    let lz = i64::from(mant.leading_zeros());
+    mant <<= lz;
+    exp2 -= lz;
+    // value = mant * 2^exp2 with bit 63 set: unbiased exponent e = exp2 + 63.
+    let (p, emin, emax) = if double {
+        (53i64, -1022i64, 1023i64)
+    } else {
+        (24, -126, 127)
+    };
+    let e = exp2 + 63;
+    if e > emax {
+        return f64::INFINITY;
+    }
+    let keep = p - (emin - e).max(0);
+    if keep < 0 {
+        return 0.0;
+    }
+    let shift = (64 - keep) as u32;
+    let (mut kept, rem_top, rem_rest) = if shift >= 64 {
+        (0u64, mant >> 63 == 1, (mant << 1) != 0 || sticky)
+    } else {
+        let rem = mant << (64 - shift);
+        (mant >> shift, rem >> 63 == 1, (rem << 1) != 0 || sticky)
+    };
+    if rem_top && (rem_rest || kept & 1 == 1) {
+        kept += 1;
+    }
+    // kept * 2^(e - keep + 1), computed in exact steps.
+    let mut v = kept as f64;
+    let mut scale = e - keep + 1;
+    while scale > 0 {
+        let step = scale.min(1000);
+        v *= 2f64.powi(step as i32);
+        scale -= step;
+    }
+    while scale < 0 {
+        let step = scale.max(-1000);
+        v *= 2f64.powi(step as i32);
+        scale -= step;
+    }
+    if double {
+        v
+    } else {
+        f64::from(v as f32)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -794,5 +1654,108 @@ mod tests {
             Err(FormatError::Incomplete { written: 2 })
         );
         assert_eq!(printf(b"%s", &mut a, &mut out), Err(FormatError::BadString));
+    }
+
+    fn sc(fmt: &str, input: &str) -> (i32, Vec<ScanValue>, String) {
+        let mut inp = Input::new(input.as_bytes().to_vec());
+        let mut vals = Vec::new();
+        let r = scanf::<FormatError>(fmt.as_bytes(), &mut inp, &mut |_, v| {
+            vals.push(v);
+            Ok(())
+        })
+        .expect("scan ok");
+        (
+            r,
+            vals,
+            String::from_utf8_lossy(inp.remaining()).into_owned(),
+        )
+    }
+
+    #[test]
+    fn scan_ints() {
+        use ScanValue::*;
+        assert_eq!(
+            sc("%d %d", " 12\n-3x"),
+            (2, vec![Int(12), Int((-3i64) as u64)], "x".into())
+        );
+        assert_eq!(sc("%d", "   "), (-1, vec![], "".into()));
+        assert_eq!(sc("%d%d", "5"), (1, vec![Int(5)], "".into()));
+        assert_eq!(sc("%d", "-x"), (0, vec![], "x".into()));
+        assert_eq!(
+            sc("%d", "99999999999999999999"),
+            (1, vec![Int(i64::MAX as u64)], "".into())
+        );
+        assert_eq!(sc("%u", "-1"), (1, vec![Int(u64::MAX)], "".into()));
+        assert_eq!(
+            sc("%i %i %i", "0x1f 017 09"),
+            (3, vec![Int(31), Int(15), Int(0)], "9".into())
+        );
+        assert_eq!(sc("%x", "0xg"), (1, vec![Int(0)], "g".into()));
+        assert_eq!(
+            sc("%2d%d", "12345"),
+            (2, vec![Int(12), Int(345)], "".into())
+        );
+        assert_eq!(sc("%*d %d%n", "1 2"), (1, vec![Int(2), Int(3)], "".into()));
+        assert_eq!(sc("%I64d", "7"), (1, vec![Int(7)], "".into()));
+    }
+
+    #[test]
+    fn scan_floats_and_text() {
+        use ScanValue::*;
+        assert_eq!(
+            sc("%lf %lf", "1.5 -2e3"),
+            (2, vec![Float(1.5), Float(-2000.0)], "".into())
+        );
+        assert_eq!(sc("%lf", "1e"), (1, vec![Float(1.0)], "".into()));
+        assert_eq!(sc("%lf", "0x1.8p1"), (1, vec![Float(3.0)], "".into()));
+        assert_eq!(
+            sc("%f", "0.1"),
+            (1, vec![Float(f64::from(0.1f32))], "".into())
+        );
+        assert_eq!(sc("%lf", "-"), (0, vec![], "".into()));
+        assert_eq!(
+            sc("%lf%s", "infx"),
+            (
+                2,
+                vec![Float(f64::INFINITY), Bytes(b"x".to_vec())],
+                "".into()
+            )
+        );
+        assert_eq!(
+            sc("%s %c%c", "  ab\tc d"),
+            (
+                3,
+                vec![
+                    Bytes(b"ab".to_vec()),
+                    Bytes(b"c".to_vec()),
+                    Bytes(b" ".to_vec())
+                ],
+                "d".into()
+            )
+        );
+        assert_eq!(
+            sc("%[a-c]%[^\n]", "abcab-z\n"),
+            (
+                2,
+                vec![Bytes(b"abcab".to_vec()), Bytes(b"-z".to_vec())],
+                "\n".into()
+            )
+        );
+        assert_eq!(sc("%[^\n]", "\nx"), (0, vec![], "\nx".into()));
+        assert_eq!(sc("a%%b%d ", "a%b5  \n q"), (1, vec![Int(5)], "q".into()));
+    }
+
+    #[test]
+    fn input_lines() {
+        let mut inp = Input::new(b"ab\ncdef\n\ng".to_vec());
+        assert_eq!(inp.gets(), Some(b"ab".to_vec()));
+        assert_eq!(inp.fgets(3), Some(b"cd".to_vec()));
+        assert_eq!(inp.fgets(10), Some(b"ef\n".to_vec()));
+        assert_eq!(inp.getchar(), Some(b'\n'));
+        assert_eq!(inp.gets(), Some(b"g".to_vec()));
+        assert!(inp.at_eof());
+        assert_eq!(inp.gets(), None);
+        assert_eq!(inp.fgets(5), None);
+        assert_eq!(inp.getchar(), None);
     }
 }
