@@ -1168,7 +1168,7 @@ fn scan_int(input: &mut Input, mut width: i64, mut base: u32, signed: bool) -> R
         base = 10;
     }
     while c != EOF && width != 0 {
-        let ok = (c as u8 as char).to_digit(base).is_some() && c < 128;
+        let ok = c < 128 && (c as u8 as char).is_digit(base);
         if !ok {
             break;
         }
@@ -1339,10 +1339,7 @@ fn scan_float(input: &mut Input, mut width: i64, double: bool) -> Result<f64, St
     loop {
         let is_digit = (48..=57).contains(&c);
         let is_xdigit = is_digit || (97..=102).contains(&lower(c));
-        if is_digit {
-            buf.push(c as u8);
-            got_digit = true;
-        } else if !got_e && hexa && is_xdigit {
+        if is_digit || (!got_e && hexa && is_xdigit) {
             buf.push(c as u8);
             got_digit = true;
         } else if got_e
