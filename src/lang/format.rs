@@ -552,7 +552,12 @@ fn format_float(s: &PSpec, x: f64, out: &mut Vec<u8>) {
             } else {
                 decimal_exponent(a, p - 1)
             };
-            if x_exp < p as i64 && x_exp >= -4 {
+            if s.flags.hash && x_exp == p as i64 && format!("{:.0}", a.floor()).len() == p {
+                // glibc quirk: when rounding carries a P-digit integer part to P+1 digits
+                // (`%#g` of 999999.5), glibc switches to %e but keeps the 0 fraction digits
+                // of the %f form it had chosen: "1.e+06", not "1.00000e+06".
+                expo(&mut body, a, 0, true, upper);
+            } else if x_exp < p as i64 && x_exp >= -4 {
                 let fp = (p as i64 - 1 - x_exp) as usize;
                 fixed(&mut body, a, fp, s.flags.hash);
             } else {
