@@ -25,7 +25,8 @@
 
 use std::fmt::Write as _;
 
-/// Largest accepted field width or precision (printf and scanf); larger is [`FormatError::TooWide`].
+/// Largest accepted printf field width or precision; larger is [`FormatError::TooWide`].
+/// (scanf widths need no cap: they only bound how much of the finite input is read.)
 pub const MAX_FIELD: usize = 4096;
 
 /// Why a format could not be carried out.
