@@ -1,1 +1,2 @@
 //! The C-subset language: parsing, diagnostics, compilation and fuel-bounded execution.
+pub mod format;
