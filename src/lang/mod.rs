@@ -2,6 +2,8 @@
 
 pub mod ast;
 pub mod diag;
+pub mod lexer;
 pub mod parser;
+pub mod preprocess;
 
 pub use parser::parse;
