@@ -81,6 +81,21 @@ pub fn parse_expr(source: &str) -> (Option<Expr>, Vec<Diagnostic>) {
     (ok.then_some(e), p.diags)
 }
 
+/// Number of derivations (pointer, array, function) above the base scalar; iterative.
+fn type_depth(t: &Type) -> usize {
+    let mut d = 0;
+    let mut t = t;
+    loop {
+        t = match t {
+            Type::Scalar(_) => return d,
+            Type::Pointer(inner) => inner,
+            Type::Array { elem, .. } => elem,
+            Type::Function { ret, .. } => ret,
+        };
+        d += 1;
+    }
+}
+
 /// C keywords (never identifiers).
 const KEYWORDS: &[&str] = &[
     "auto",
@@ -444,6 +459,21 @@ impl<'a> Parser<'a> {
         false
     }
 
+    /// Expects the `;` ending a statement or declaration. When it is missing and the
+    /// next token starts a new line, the `;` was most likely just forgotten: parsing goes
+    /// on from that token; otherwise the rest of the statement is skipped.
+    fn end_stmt(&mut self, context: &str) {
+        if self.expect(Punct::Semi, context) {
+            return;
+        }
+        let prev_line = self.pos.checked_sub(1).map(|k| self.toks[k].span.line);
+        let t = self.peek();
+        let new_line = prev_line.is_some_and(|l| t.span.line > l);
+        if !new_line || t.is_punct(Punct::Semi) {
+            self.skip_to_stmt_end();
+        }
+    }
+
     /// Enters one nesting level; false (with one diagnostic) when too deep.
     fn enter(&mut self) -> bool {
         if self.too_deep {
@@ -493,7 +523,8 @@ impl<'a> Parser<'a> {
                 TokKind::Punct(Punct::LBrace | Punct::LParen | Punct::LBracket) => depth += 1,
                 TokKind::Punct(Punct::RBrace) if depth == 0 => return,
                 TokKind::Punct(Punct::RBrace | Punct::RParen | Punct::RBracket) => {
-                    depth -= 1;
+                    // A stray `)` or `]` at depth 0 is skipped like any other token.
+                    depth = depth.saturating_sub(1);
                     if depth == 0 && self.is(Punct::RBrace) {
                         self.advance();
                         // A `}` that closes a block we skipped into ends a statement.
@@ -680,8 +711,8 @@ impl<'a> Parser<'a> {
             name = n;
             ty = t;
         }
-        if !self.too_deep && !self.expect(Punct::Semi, "after declaration") {
-            self.skip_to_stmt_end();
+        if !self.too_deep {
+            self.end_stmt("after declaration");
         }
         Declaration {
             id: 0,
@@ -814,16 +845,37 @@ impl<'a> Parser<'a> {
             return None;
         }
         let span = self.span_from(start);
-        let kinds = [void, char_, short + int64, float, double, bool_]
-            .iter()
-            .filter(|&&n| n > 0)
-            .count()
+        // One base keyword at most (`int`, `char`, `double`, ..., a typedef name or a
+        // struct/enum); `short`/`long` only with `int` (or `long double`);
+        // `signed`/`unsigned` only with integer types.
+        let bases = void
+            + char_
+            + int
+            + float
+            + double
+            + bool_
+            + int64
             + usize::from(other)
             + usize::from(typedef_ty.is_some());
-        let conflicting = kinds > 1 && !(short > 0 && int > 0 && kinds == 1)
-            || (double > 0 && long > 1)
-            || (long > 0 && (char_ + short + float + void + bool_ + int64) > 0)
-            || (signed > 0 && unsigned > 0);
+        let non_int_base = void
+            + char_
+            + float
+            + bool_
+            + int64
+            + usize::from(other)
+            + usize::from(typedef_ty.is_some());
+        let conflicting = bases > 1
+            || (short > 0 && (long > 0 || non_int_base + double > 0 || short > 1))
+            || (long > 0 && (non_int_base > 0 || (double > 0 && long > 1)))
+            || (signed + unsigned > 0
+                && (float
+                    + double
+                    + void
+                    + bool_
+                    + usize::from(other)
+                    + usize::from(typedef_ty.is_some())
+                    > 0
+                    || (signed > 0 && unsigned > 0)));
         if conflicting {
             self.error_at(span, "two or more data types in declaration specifiers");
         }
@@ -969,8 +1021,37 @@ impl<'a> Parser<'a> {
         base: Type,
         abstract_ok: bool,
     ) -> (Option<(String, Span)>, Type) {
+        // Types are trees too: bound their depth (pointer levels, dimensions, typedef
+        // chains) like any other nesting, so dropping or printing them cannot overflow.
+        if type_depth(&base) + self.depth > self.limits.max_depth {
+            let span = self.peek().span;
+            self.error_at(span, "type too complex (nested too deeply)");
+            self.too_deep = true;
+            return (None, Type::INT);
+        }
+        let mut levels = 0;
+        let r = self.declarator_levels(base, abstract_ok, &mut levels);
+        for _ in 0..levels {
+            self.leave();
+        }
+        r
+    }
+
+    /// The body of [`Parser::declarator_inner`]; every pointer level and suffix enters
+    /// one nesting level (counted in `levels` for the caller to leave).
+    fn declarator_levels(
+        &mut self,
+        base: Type,
+        abstract_ok: bool,
+        levels: &mut usize,
+    ) -> (Option<(String, Span)>, Type) {
         let mut t = base;
-        while self.eat(Punct::Star) {
+        while self.is(Punct::Star) {
+            if !self.enter() {
+                return (None, t);
+            }
+            *levels += 1;
+            self.advance();
             t = Type::Pointer(Box::new(t));
             while self.eat_kw("const")
                 || self.eat_kw("volatile")
@@ -1019,6 +1100,10 @@ impl<'a> Parser<'a> {
         }
         let mut suffixes = Vec::new();
         loop {
+            if (self.is(Punct::LBracket) || self.is(Punct::LParen)) && !self.enter() {
+                break;
+            }
+            *levels += 1;
             if self.eat(Punct::LBracket) {
                 let size = if self.is(Punct::RBracket) {
                     None
@@ -1032,6 +1117,7 @@ impl<'a> Parser<'a> {
                 let (params, variadic, unspecified) = self.params();
                 suffixes.push(Suffix::Function(params, variadic, unspecified));
             } else {
+                *levels -= 1;
                 break;
             }
             if self.too_deep {
@@ -1309,9 +1395,7 @@ impl<'a> Parser<'a> {
                     self.error_at(span, "expected 'while' in do/while loop");
                 }
                 let cond = self.paren_cond("while");
-                if !self.expect(Punct::Semi, "after do/while statement") {
-                    self.skip_to_stmt_end();
-                }
+                self.end_stmt("after do/while statement");
                 StmtKind::DoWhile { body, cond }
             }
             "for" => {
@@ -1348,9 +1432,7 @@ impl<'a> Parser<'a> {
             }
             "break" | "continue" => {
                 self.advance();
-                if !self.expect(Punct::Semi, &format!("after '{word}'")) {
-                    self.skip_to_stmt_end();
-                }
+                self.end_stmt(&format!("after '{word}'"));
                 if word == "break" {
                     StmtKind::Break
                 } else {
@@ -1364,9 +1446,7 @@ impl<'a> Parser<'a> {
                 } else {
                     Some(self.expr())
                 };
-                if !self.expect(Punct::Semi, "after return statement") {
-                    self.skip_to_stmt_end();
-                }
+                self.end_stmt("after return statement");
                 StmtKind::Return(value)
             }
             "goto" => {
@@ -1382,9 +1462,7 @@ impl<'a> Parser<'a> {
                         String::new()
                     }
                 };
-                if !self.expect(Punct::Semi, "after goto statement") {
-                    self.skip_to_stmt_end();
-                }
+                self.end_stmt("after goto statement");
                 StmtKind::Goto(label)
             }
             "else" => {
@@ -1408,8 +1486,8 @@ impl<'a> Parser<'a> {
             }
             _ => {
                 let e = self.expr();
-                if !self.too_deep && !self.expect(Punct::Semi, "after expression") {
-                    self.skip_to_stmt_end();
+                if !self.too_deep {
+                    self.end_stmt("after expression");
                 }
                 StmtKind::Expr(e)
             }
@@ -1441,7 +1519,11 @@ impl<'a> Parser<'a> {
         let (name, ty) = self.declarator(specs.ty.clone(), false);
         if matches!(ty, Type::Function { .. }) && self.is(Punct::LBrace) {
             let span = self.peek().span;
-            self.unsupported(span, "nested function definitions");
+            // GNU C nested functions are rare; a missing `}` is the usual cause.
+            self.error_at(
+                span,
+                "function definition inside a function (missing '}' before it?)",
+            );
             self.skip_balanced();
             return None;
         }
