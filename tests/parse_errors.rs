@@ -316,3 +316,15 @@ proptest! {
         let _ = parse(&src);
     }
 }
+
+#[test]
+fn error_count_is_capped() {
+    let src = "int main(void) {\n".to_string() + &"    x = + ;\n".repeat(500) + "}\n";
+    let (_, d) = parse(&src);
+    assert_eq!(d.len(), 101);
+    assert_eq!(
+        d[0].to_string(),
+        "2:11: error: expected expression before ';'"
+    );
+    assert_eq!(d[100].message, "too many errors; stopping");
+}

@@ -61,7 +61,8 @@ pub fn parse_with(source: &str, limits: ParseLimits) -> (TranslationUnit, Vec<Di
     };
     renumber(&mut tu);
     let mut diags = p.diags;
-    diags.sort_by_key(|d| (d.span.start, d.span.end));
+    // In source order; "too many errors" stays last.
+    diags.sort_by_key(|d| (d.message == TOO_MANY, d.span.start, d.span.end));
     (tu, diags)
 }
 
@@ -95,6 +96,9 @@ fn type_depth(t: &Type) -> usize {
         d += 1;
     }
 }
+
+/// The message of the diagnostic that ends a run with too many errors.
+const TOO_MANY: &str = "too many errors; stopping";
 
 /// C keywords (never identifiers).
 const KEYWORDS: &[&str] = &[
@@ -414,8 +418,7 @@ impl<'a> Parser<'a> {
             self.errors += 1;
             if self.errors > self.limits.max_errors {
                 self.gave_up = true;
-                self.diags
-                    .push(Diagnostic::error(d.span, "too many errors; stopping"));
+                self.diags.push(Diagnostic::error(d.span, TOO_MANY));
                 return;
             }
         }
@@ -2468,5 +2471,221 @@ mod tests {
         let (e, d) = parse_expr("\"ab\" \"cd\"");
         assert!(d.is_empty());
         assert_eq!(e.unwrap().kind, ExprKind::StringLit(b"abcd".to_vec()));
+    }
+
+    /// Parses a program that must have no diagnostics.
+    fn program(src: &str) -> TranslationUnit {
+        let (tu, d) = parse(src);
+        assert!(d.is_empty(), "{src}: {d:?}");
+        tu
+    }
+
+    fn global_types(src: &str) -> Vec<String> {
+        program(src)
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Decl(d) => Some(d),
+                Item::Function(_) => None,
+            })
+            .flat_map(|d| d.declarators.iter().map(|dl| type_to_c(&dl.ty, &dl.name)))
+            .collect()
+    }
+
+    #[test]
+    fn declarators_and_typedefs() {
+        assert_eq!(
+            global_types("int a, b[10], *c = 0, **d, *e[3], (*f)[4], g[2][3];"),
+            [
+                "int a",
+                "int b[10]",
+                "int *c",
+                "int **d",
+                "int *e[3]",
+                "int (*f)[4]",
+                "int g[2][3]"
+            ]
+        );
+        assert_eq!(
+            global_types("typedef long long ll; typedef unsigned long long ull; ll x; ull y[2]; typedef int row[4]; row m[3];"),
+            ["long long ll", "unsigned long long ull", "long long x", "unsigned long long y[2]", "int row[4]", "int m[3][4]"]
+        );
+        assert_eq!(
+            global_types("long int a; int long b; unsigned c; signed char d; long double e; short unsigned int f; unsigned __int64 g; __int64 h; _Bool i; const static int j = 1; int64_t k;"),
+            [
+                "long a", "long b", "unsigned int c", "signed char d", "long double e", "unsigned short f",
+                "unsigned long long g", "long long h", "_Bool i", "int j", "long k"
+            ]
+        );
+        assert_eq!(
+            global_types("int f(int a[], int m[][10], char *argv[]); double g(void); int h(); int v(const char *fmt, ...);"),
+            [
+                "int f(int a[], int m[][10], char *argv[])",
+                "double g(void)",
+                "int h()",
+                "int v(const char *fmt, ...)"
+            ]
+        );
+        let a = program("int a[2][3];");
+        let Item::Decl(d) = &a.items[0] else { panic!() };
+        assert_eq!(d.declarators[0].ty.array_dims().len(), 2);
+        assert_eq!(d.declarators[0].ty.base(), ScalarType::Int);
+        let p = program("char **argv[];");
+        let Item::Decl(d) = &p.items[0] else { panic!() };
+        assert_eq!(d.declarators[0].ty.pointer_levels(), 2);
+        // A local variable may shadow a typedef name.
+        program("typedef int T; int main(void) { T T = 1; int x = T + 1; return x; }");
+        // Enumeration constants.
+        let e = program("enum { N = 1010, M };\nint a[N];");
+        let Item::Decl(d) = &e.items[0] else { panic!() };
+        assert_eq!(d.enum_consts.len(), 2);
+        assert_eq!(d.enum_consts[1].name, "M");
+    }
+
+    #[test]
+    fn functions_and_statements() {
+        let tu = program(
+            "#include <stdio.h>\nmain() { int i, s = 0; for (int k = 0; k < 3; k++) s += k; \
+             do { s--; } while (s > 0); switch (s) { case 1: case 2: s = 3; break; default: ; } \
+             if (s) goto out; else s = 1; out: return s; }",
+        );
+        let Item::Function(f) = &tu.items[0] else {
+            panic!()
+        };
+        assert_eq!(f.name, "main");
+        assert!(f.unspecified_params);
+        assert_eq!(f.ret, Type::INT);
+        let kinds: Vec<&str> = f
+            .body
+            .stmts
+            .iter()
+            .map(|s| match &s.kind {
+                StmtKind::Decl(_) => "decl",
+                StmtKind::For { .. } => "for",
+                StmtKind::DoWhile { .. } => "do",
+                StmtKind::Switch { .. } => "switch",
+                StmtKind::If { .. } => "if",
+                StmtKind::Label { .. } => "label",
+                _ => "other",
+            })
+            .collect();
+        assert_eq!(kinds, ["decl", "for", "do", "switch", "if", "label"]);
+        let StmtKind::Switch { body, .. } = &f.body.stmts[3].kind else {
+            panic!()
+        };
+        let StmtKind::Block(b) = &body.kind else {
+            panic!()
+        };
+        // `case 1: case 2: s = 3;` nests; `break;` is a sibling.
+        assert!(
+            matches!(&b.stmts[0].kind, StmtKind::Case { body, .. } if matches!(body.kind, StmtKind::Case { .. }))
+        );
+        assert!(matches!(b.stmts[1].kind, StmtKind::Break));
+        assert!(matches!(b.stmts[2].kind, StmtKind::Default { .. }));
+    }
+
+    #[test]
+    fn spans_point_at_the_source() {
+        let src = "int main(void) {\n    int x = 3;\n    x = x * (2 + 1);\n    return x;\n}\n";
+        let tu = program(src);
+        let Item::Function(f) = &tu.items[0] else {
+            panic!()
+        };
+        let texts: Vec<&str> = f.body.stmts.iter().map(|s| &src[s.span.range()]).collect();
+        assert_eq!(texts, ["int x = 3;", "x = x * (2 + 1);", "return x;"]);
+        let s = &f.body.stmts[1];
+        assert_eq!((s.span.line, s.span.col), (3, 5));
+        let StmtKind::Expr(e) = &s.kind else { panic!() };
+        let ExprKind::Assign { rhs, .. } = &e.kind else {
+            panic!()
+        };
+        assert_eq!(&src[rhs.span.range()], "x * (2 + 1)");
+        let ExprKind::Binary { rhs: paren, .. } = &rhs.kind else {
+            panic!()
+        };
+        assert_eq!(&src[paren.span.range()], "(2 + 1)");
+        assert_eq!(&src[f.body.span.range()], &src[15..src.len() - 1]);
+        assert_eq!(&src[f.name_span.range()], "main");
+    }
+
+    #[test]
+    fn ids_are_dense_and_preorder() {
+        let tu = program("int g = 1;\nint main(void) { int a[3] = {1, 2, 3}; if (a[0]) return g + 1; return 0; }");
+        assert!(tu.node_count > 10);
+        let Item::Decl(g) = &tu.items[0] else {
+            panic!()
+        };
+        assert_eq!(g.id, 0);
+        assert_eq!(g.declarators[0].id, 1);
+        let Item::Function(f) = &tu.items[1] else {
+            panic!()
+        };
+        assert!(f.id > g.declarators[0].id);
+        assert!(f.body.id > f.id);
+        let ids: Vec<NodeId> = f.body.stmts.iter().map(|s| s.id).collect();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]));
+        let StmtKind::If { cond, then, .. } = &f.body.stmts[1].kind else {
+            panic!()
+        };
+        assert!(f.body.stmts[1].id < cond.id && cond.id < then.id);
+        assert!(then.id < f.body.stmts[2].id);
+        assert!(f.body.stmts[2].id < tu.node_count);
+    }
+
+    #[test]
+    fn macro_expansions_keep_invocation_spans() {
+        let src = "#define MOD 1000000007\n#define max(a,b) ((a)>(b)?(a):(b))\n#define rep(i,n) for(i=0;i<n;i++)\n\
+                   int main(void) { int i, s = 0; rep(i, 10) s = max(s, i) % MOD; return s; }\n";
+        let tu = program(src);
+        let Item::Function(f) = &tu.items[0] else {
+            panic!()
+        };
+        let for_stmt = &f.body.stmts[1];
+        assert!(matches!(for_stmt.kind, StmtKind::For { .. }));
+        assert_eq!(
+            &src[for_stmt.span.range()],
+            "rep(i, 10) s = max(s, i) % MOD;"
+        );
+        let StmtKind::For { cond, body, .. } = &for_stmt.kind else {
+            panic!()
+        };
+        // The loop condition lies strictly inside the `rep` expansion.
+        let cond = cond.as_ref().unwrap();
+        assert!(cond.span.macro_inner);
+        assert_eq!(&src[cond.span.range()], "rep(i, 10)");
+        let StmtKind::Expr(e) = &body.kind else {
+            panic!()
+        };
+        let ExprKind::Assign { rhs, .. } = &e.kind else {
+            panic!()
+        };
+        // `max(s, i) % MOD` covers whole expansions: exact.
+        assert!(!rhs.span.macro_inner);
+        assert_eq!(&src[rhs.span.range()], "max(s, i) % MOD");
+        assert_eq!(rhs.to_string(), "(s > i ? s : i) % 1000000007");
+        let ExprKind::Binary { lhs, rhs: m, .. } = &rhs.kind else {
+            panic!()
+        };
+        assert!(!lhs.span.macro_inner && !m.span.macro_inner);
+        let ExprKind::Conditional { cond, .. } = &lhs.kind else {
+            panic!()
+        };
+        assert!(cond.span.macro_inner);
+    }
+
+    #[test]
+    fn header_macros_and_conditional_compilation() {
+        let tu = program(
+            "#include <limits.h>\n#include <stdbool.h>\n#ifdef ONLINE_JUDGE\nint broken(\n#endif\n\
+             bool ok = true; int m = INT_MAX; long long n = LLONG_MIN;",
+        );
+        assert_eq!(tu.includes.len(), 2);
+        let printed = tu.to_string();
+        assert!(printed.contains("_Bool ok = 1;"), "{printed}");
+        assert!(printed.contains("int m = 2147483647;"), "{printed}");
+        assert!(
+            printed.contains("long long n = -9223372036854775807LL - 1LL;"),
+            "{printed}"
+        );
     }
 }
