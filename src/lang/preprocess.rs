@@ -8,6 +8,7 @@
 //! and [`Token::macro_first`]/[`Token::macro_last`] marking the ends of the expansion.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::ast::{Include, Span};
 use super::diag::Diagnostic;
@@ -78,7 +79,8 @@ struct Cond {
 
 struct Pp<'a> {
     src: &'a str,
-    macros: HashMap<String, Macro>,
+    /// Shared so an expansion does not copy the definition.
+    macros: HashMap<String, Rc<Macro>>,
     diags: Vec<Diagnostic>,
     includes: Vec<Include>,
     limits: PreprocessLimits,
@@ -433,11 +435,11 @@ impl Pp<'_> {
                         .collect();
                     self.macros.insert(
                         (*name).to_string(),
-                        Macro {
+                        Rc::new(Macro {
                             params: None,
                             variadic: false,
                             body,
-                        },
+                        }),
                     );
                 }
                 self.includes.push(Include {
@@ -514,11 +516,11 @@ impl Pp<'_> {
             .collect();
         self.macros.insert(
             name.to_string(),
-            Macro {
+            Rc::new(Macro {
                 params,
                 variadic,
                 body,
-            },
+            }),
         );
     }
 
@@ -581,6 +583,11 @@ impl Pp<'_> {
                     disabled.push(name);
                     let res = self.expand_list(&mac.body, disabled, depth + 1);
                     disabled.pop();
+                    // Copying results up the nesting is work too (the real cost of
+                    // exponential macros).
+                    if !self.charge(res.len(), t.span) {
+                        return out;
+                    }
                     out.extend(res);
                     i += 1;
                 }
@@ -637,6 +644,11 @@ impl Pp<'_> {
                     disabled.push(name);
                     let res = self.expand_list(&subst, disabled, depth + 1);
                     disabled.pop();
+                    // Copying results up the nesting is work too (the real cost of
+                    // exponential macros).
+                    if !self.charge(res.len(), t.span) {
+                        return out;
+                    }
                     out.extend(res);
                     i = close + 1;
                 }
