@@ -794,18 +794,24 @@ fn write_expr(out: &mut String, e: &Expr, min_prec: u8, full: bool) {
             });
         }
         ExprKind::FloatLit { value, ty } => {
-            if value.is_infinite() {
-                out.push_str("1e999");
-            } else if value.is_nan() {
-                out.push_str("(0.0/0.0)");
-            } else {
-                out.push_str(&format!("{value:?}"));
-            }
-            out.push_str(match ty {
+            let suffix = match ty {
                 ScalarType::Float => "f",
                 ScalarType::LongDouble => "L",
                 _ => "",
-            });
+            };
+            if value.is_nan() {
+                out.push_str("(0.0 / 0.0)");
+            } else {
+                if value.is_infinite() {
+                    out.push_str(if *value < 0.0 { "-1e999" } else { "1e999" });
+                } else if *ty == ScalarType::Float {
+                    // The shortest spelling that rounds to the same float.
+                    out.push_str(&format!("{:?}", *value as f32));
+                } else {
+                    out.push_str(&format!("{value:?}"));
+                }
+                out.push_str(suffix);
+            }
         }
         ExprKind::CharLit(v) => write_char_lit(out, *v),
         ExprKind::StringLit(bytes) => write_string_lit(out, bytes),
@@ -1113,9 +1119,7 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
             // Braces keep a following `else` from attaching to an inner `if`.
             write_body(out, then, level, els.is_some());
             if let Some(e) = els {
-                if matches!(then.kind, StmtKind::Block(_)) || els.is_some() {
-                    out.push_str(" else");
-                }
+                out.push_str(" else");
                 if matches!(e.kind, StmtKind::If { .. }) {
                     out.push(' ');
                     let mut inner = String::new();
@@ -1472,5 +1476,72 @@ impl fmt::Display for TranslationUnit {
             }
         }
         f.write_str(&s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lit(kind: ExprKind) -> Expr {
+        Expr {
+            id: 0,
+            span: Span::default(),
+            kind,
+        }
+    }
+
+    #[test]
+    fn literals_print_as_c() {
+        let f = |value, ty| lit(ExprKind::FloatLit { value, ty }).to_string();
+        assert_eq!(f(1e9, ScalarType::Double), "1000000000.0");
+        assert_eq!(f(0.5, ScalarType::Double), "0.5");
+        assert_eq!(f(1e-7, ScalarType::Double), "1e-7");
+        assert_eq!(f(0.1f32 as f64, ScalarType::Float), "0.1f");
+        assert_eq!(f(2.5, ScalarType::LongDouble), "2.5L");
+        assert_eq!(f(f64::INFINITY, ScalarType::Double), "1e999");
+        let i = |value, ty| lit(ExprKind::IntLit { value, ty }).to_string();
+        assert_eq!(i(7, ScalarType::Int), "7");
+        assert_eq!(i(7, ScalarType::UInt), "7u");
+        assert_eq!(i(7, ScalarType::LongLong), "7LL");
+        assert_eq!(i(7, ScalarType::ULong), "7UL");
+        let c = |v| lit(ExprKind::CharLit(v)).to_string();
+        assert_eq!(c(97), "'a'");
+        assert_eq!(c(10), "'\\n'");
+        assert_eq!(c(0), "'\\000'");
+        assert_eq!(c(39), "'\\''");
+        assert_eq!(c(-1), "'\\377'");
+        assert_eq!(c(0x6162), "24930");
+        let s = lit(ExprKind::StringLit(b"a\"b\\\n\x01".to_vec())).to_string();
+        assert_eq!(s, "\"a\\\"b\\\\\\n\\001\"");
+    }
+
+    #[test]
+    fn types_print_as_declarators() {
+        let int = Type::INT;
+        let arr = |t: Type, n: Option<u64>| Type::Array {
+            elem: Box::new(t),
+            size: n.map(|v| {
+                Box::new(lit(ExprKind::IntLit {
+                    value: v,
+                    ty: ScalarType::Int,
+                }))
+            }),
+        };
+        let ptr = |t: Type| Type::Pointer(Box::new(t));
+        assert_eq!(
+            type_to_c(&arr(ptr(int.clone()), Some(10)), "a"),
+            "int *a[10]"
+        );
+        assert_eq!(
+            type_to_c(&ptr(arr(int.clone(), Some(10))), "p"),
+            "int (*p)[10]"
+        );
+        assert_eq!(
+            type_to_c(&arr(arr(int.clone(), Some(4)), Some(3)), "m"),
+            "int m[3][4]"
+        );
+        assert_eq!(ptr(Type::Scalar(ScalarType::Char)).to_string(), "char *");
+        assert_eq!(arr(arr(int, Some(4)), None).array_dims().len(), 2);
     }
 }
