@@ -97,6 +97,15 @@ fn type_depth(t: &Type) -> usize {
     }
 }
 
+/// "before 'x'" for a token, "at end of input" for the end.
+fn before_tok(t: &Token) -> String {
+    if t.kind == TokKind::Eof {
+        "at end of input".to_string()
+    } else {
+        format!("before '{}'", t.text())
+    }
+}
+
 /// The message of the diagnostic that ends a run with too many errors.
 const TOO_MANY: &str = "too many errors; stopping";
 
@@ -554,10 +563,7 @@ impl<'a> Parser<'a> {
             }
             self.recover_from_depth();
             if self.pos == before {
-                self.error_here(format!(
-                    "expected declaration before '{}'",
-                    self.peek().text()
-                ));
+                self.error_here(format!("expected declaration {}", before_tok(self.peek())));
                 self.advance();
             }
         }
@@ -579,10 +585,7 @@ impl<'a> Parser<'a> {
                         enum_consts: Vec::new(),
                     }
                 } else {
-                    self.error_here(format!(
-                        "expected declaration before '{}'",
-                        self.peek().text()
-                    ));
+                    self.error_here(format!("expected declaration {}", before_tok(self.peek())));
                     self.skip_to_stmt_end();
                     return None;
                 }
@@ -1098,7 +1101,7 @@ impl<'a> Parser<'a> {
             name = Some((n.to_string(), self.peek().span));
             self.advance();
         } else if !abstract_ok {
-            let msg = format!("expected identifier or '(' before '{}'", self.peek().text());
+            let msg = format!("expected identifier or '(' {}", before_tok(self.peek()));
             self.error_here(msg);
         }
         let mut suffixes = Vec::new();
@@ -1190,8 +1193,8 @@ impl<'a> Parser<'a> {
                         }
                     } else {
                         self.error_here(format!(
-                            "expected parameter declaration before '{}'",
-                            self.peek().text()
+                            "expected parameter declaration {}",
+                            before_tok(self.peek())
                         ));
                         break;
                     }
@@ -1305,10 +1308,7 @@ impl<'a> Parser<'a> {
                 stmts.push(s);
             }
             if self.pos == before {
-                self.error_here(format!(
-                    "expected statement before '{}'",
-                    self.peek().text()
-                ));
+                self.error_here(format!("expected statement {}", before_tok(self.peek())));
                 self.advance();
             }
         }
@@ -2005,7 +2005,7 @@ impl<'a> Parser<'a> {
                 e
             }
             _ => {
-                let msg = format!("expected expression before '{}'", t.text());
+                let msg = format!("expected expression {}", before_tok(&t));
                 self.error_at(t.span, msg);
                 // Consume the token unless it can end or continue an enclosing construct.
                 let keep = matches!(

@@ -637,6 +637,10 @@ impl Pp<'_> {
                                 args.len()
                             ),
                         );
+                        // Stand in a `0` so the parser does not report the gap too.
+                        let mut zero = t.clone();
+                        zero.kind = TokKind::Number("0".to_string());
+                        out.push(zero);
                         i = close + 1;
                         continue;
                     }
