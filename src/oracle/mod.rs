@@ -49,6 +49,7 @@ mod parser;
 mod pool;
 mod sat;
 mod simplex;
+mod small;
 
 pub use cegis::{learn_cegis, CegisConfig, CegisReport};
 pub use formula::{Atom, AtomDisplay, Form, Formula, Rel};
@@ -73,12 +74,16 @@ pub struct Example {
 /// active loop (tens of examples, a handful of variables).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LearnConfig {
-    /// Largest formula size tried, in literals. Default 8.
+    /// Largest formula size tried, in literals. Default 6.
     pub max_literals: usize,
     /// Most clauses (CNF) or terms (DNF). Default 4.
     pub max_clauses: usize,
     /// Most pool literals kept after pruning (simplest first). Default 600.
     pub max_pool: usize,
+    /// Most pool literals (simplest first) the SAT search selects from, for sizes of 4
+    /// literals and up (sizes 1 to 3 are searched exhaustively over the whole pool).
+    /// This bounds the cost of one SAT call. Default 150.
+    pub max_sat_pool: usize,
     /// Most SAT calls in one learn call. varisat 0.2 offers no conflict limit, so each
     /// call is bounded by the instance size (pool x clauses, cardinality <= max_literals).
     /// Default 400.
@@ -108,9 +113,10 @@ pub struct LearnConfig {
 impl Default for LearnConfig {
     fn default() -> Self {
         LearnConfig {
-            max_literals: 8,
+            max_literals: 6,
             max_clauses: 4,
             max_pool: 600,
+            max_sat_pool: 150,
             max_sat_calls: 400,
             cnf: true,
             dnf: true,
@@ -144,7 +150,8 @@ pub enum StopReason {
         /// The clause limit used.
         max_clauses: usize,
     },
-    /// Like `NoFormulaWithinLimits`, but the pool had been cut to its size limit.
+    /// Like `NoFormulaWithinLimits`, but the pool had been cut to its size limit
+    /// (`max_pool`, or `max_sat_pool` for the SAT search).
     PoolLimit {
         /// The pool limit used.
         max_pool: usize,

@@ -162,6 +162,9 @@ impl Value {
         if hi <= lo {
             return lo.clone();
         }
+        if let (Value::Int(l), Value::Int(h)) = (lo, hi) {
+            return Value::Int(simplest_int(*l, *h));
+        }
         let lo_r = lo.to_rational();
         let hi_r = hi.to_rational();
         let mid = (&lo_r + &hi_r) / BigRational::from_integer(BigInt::from(2));
@@ -216,6 +219,32 @@ impl Value {
         // Fall back to the exact midpoint (always inside [lo, hi)).
         Value::from_rational(mid)
     }
+}
+
+/// `simplest_in` for integers `lo < hi`: the roundest integer in `[lo, hi)` nearest the
+/// midpoint.
+fn simplest_int(lo: i64, hi: i64) -> i64 {
+    let (lo, hi) = (lo as i128, hi as i128);
+    let mid2 = lo + hi; // twice the midpoint
+    let mut p: i128 = 1_000_000_000_000_000_000;
+    while p >= 1 {
+        let first = lo.div_euclid(p) + i128::from(lo.rem_euclid(p) != 0);
+        let last_excl = hi.div_euclid(p) + i128::from(hi.rem_euclid(p) != 0);
+        if first < last_excl {
+            // multiple m*p nearest mid: m = round(mid / p), clamped to [first, last_excl).
+            let m = (mid2).div_euclid(2 * p);
+            let mut best = first;
+            for cand in [m, m + 1] {
+                let c = cand.clamp(first, last_excl - 1);
+                if (2 * c * p - mid2).abs() < (2 * best * p - mid2).abs() {
+                    best = c;
+                }
+            }
+            return (best * p) as i64;
+        }
+        p /= 10;
+    }
+    lo as i64
 }
 
 impl From<i64> for Value {

@@ -136,7 +136,7 @@ pub(crate) fn build(
         let mut vals: Vec<(Value, LabelSet)> = points
             .iter()
             .zip(labels)
-            .map(|(p, l)| (probe.lhs_value(p), *l))
+            .map(|(p, l)| (lin_value(&probe, p), *l))
             .collect();
         vals.sort_by(|a, b| a.0.cmp(&b.0));
         let mut groups: Vec<(Value, LabelSet)> = Vec::new();
@@ -214,9 +214,11 @@ pub(crate) fn build(
     'next: for lit in lits {
         let tb: Bits = lit.truth.iter().zip(&bug_mask).map(|(t, m)| t & m).collect();
         let to: Bits = lit.truth.iter().zip(&ok_mask).map(|(t, m)| t & m).collect();
-        let useless_all_true = tb == bug_mask && to == ok_mask;
-        let useless_all_false = tb.iter().all(|&w| w == 0) && to.iter().all(|&w| w == 0);
-        if useless_all_true || useless_all_false {
+        // A literal false on every possible bug, or true on every possible ok point, is
+        // useless in both forms: in a CNF clause it covers no bug (or the clause rejects
+        // nothing), in a DNF term it admits no bug (or rejects nothing); dropping it (or
+        // its group) gives a formula at least as good and smaller.
+        if tb.iter().all(|&w| w == 0) || to == ok_mask {
             continue;
         }
         let masked: Bits = lit
@@ -250,5 +252,24 @@ pub(crate) fn build(
     Pool {
         lits: kept,
         truncated,
+    }
+}
+
+/// The atom's left-hand side at `p`, with an integer fast path.
+fn lin_value(atom: &Atom, p: &[Value]) -> Value {
+    let mut sum: i128 = 0;
+    for &(v, a) in atom.terms() {
+        match p.get(v) {
+            Some(Value::Int(x)) => match (*x as i128).checked_mul(a as i128) {
+                Some(t) => sum += t,
+                None => return atom.lhs_value(p),
+            },
+            Some(Value::Rat(_)) => return atom.lhs_value(p),
+            None => {}
+        }
+    }
+    match i64::try_from(sum) {
+        Ok(i) => Value::Int(i),
+        Err(_) => atom.lhs_value(p),
     }
 }
