@@ -132,7 +132,9 @@ pub(crate) fn build(
     // Thresholds only where the labels change along the expression (boundary points):
     // moving a cut through a run of one label gives a literal that dominates.
     for (terms, tier) in expressions(nvars, config) {
+        // Cuts are computed on the normal-form expression, so atoms use its terms.
         let probe = Atom::new(&terms, Rel::Le, Value::ZERO);
+        let terms = probe.terms().to_vec();
         let mut vals: Vec<(Value, LabelSet)> = points
             .iter()
             .zip(labels)
