@@ -98,10 +98,16 @@ fn row(name: &str, ms: Vec<f64>) {
 }
 
 fn main() {
-    let vars: Vec<String> = ["a", "b", "c", "out"].iter().map(|s| s.to_string()).collect();
+    let vars: Vec<String> = ["a", "b", "c", "out"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     let config = LearnConfig::default();
     let mut rng = StdRng::seed_from_u64(7);
-    println!("{:<40} {:>5} {:>9} {:>9} {:>9}", "workload (ms)", "runs", "p50", "p95", "max");
+    println!(
+        "{:<40} {:>5} {:>9} {:>9} {:>9}",
+        "workload (ms)", "runs", "p50", "p95", "max"
+    );
     for n in [10, 20, 40] {
         let mut ms = Vec::new();
         for _ in 0..100 {

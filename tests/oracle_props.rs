@@ -61,7 +61,10 @@ fn label(f: &Formula, pts: &[Vec<Value>]) -> Vec<Example> {
 
 fn check_learned(target: &Formula, data: &[Example]) -> Result<(), TestCaseError> {
     let r = learn(&names(), data, &LearnConfig::default());
-    let f = r.formula.clone().ok_or_else(|| TestCaseError::fail(format!("{r}")))?;
+    let f = r
+        .formula
+        .clone()
+        .ok_or_else(|| TestCaseError::fail(format!("{r}")))?;
     for e in data {
         prop_assert_eq!(f.eval(&e.point), e.bug, "{} on {:?}", f, e.point);
     }
@@ -73,7 +76,8 @@ fn check_learned(target: &Formula, data: &[Example]) -> Result<(), TestCaseError
         target,
         target.literals()
     );
-    let back = Formula::parse(&f.to_string(), &names()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let back =
+        Formula::parse(&f.to_string(), &names()).map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(back, f);
     Ok(())
 }

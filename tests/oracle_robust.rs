@@ -24,7 +24,11 @@ fn zero_examples_learn_false() {
 
 #[test]
 fn one_label_only_learns_a_constant() {
-    let r = learn(&names(1), &[ex(&[1], true), ex(&[2], true)], &LearnConfig::default());
+    let r = learn(
+        &names(1),
+        &[ex(&[1], true), ex(&[2], true)],
+        &LearnConfig::default(),
+    );
     assert_eq!(r.formula.unwrap().to_string(), "true");
     let r = learn(&names(1), &[ex(&[1], false)], &LearnConfig::default());
     assert_eq!(r.formula.unwrap().to_string(), "false");
@@ -34,7 +38,11 @@ fn one_label_only_learns_a_constant() {
 fn zero_variables() {
     let r = learn(&[], &[ex(&[], true)], &LearnConfig::default());
     assert_eq!(r.formula.unwrap().to_string(), "true");
-    let r = learn(&[], &[ex(&[], true), ex(&[], false)], &LearnConfig::default());
+    let r = learn(
+        &[],
+        &[ex(&[], true), ex(&[], false)],
+        &LearnConfig::default(),
+    );
     assert!(matches!(r.stop, StopReason::Contradiction { .. }));
     assert!(r.formula.is_none());
 }
@@ -58,7 +66,12 @@ fn contradictory_labels_are_a_typed_outcome() {
 
 #[test]
 fn duplicates_are_merged() {
-    let data = [ex(&[1], true), ex(&[1], true), ex(&[5], false), ex(&[5], false)];
+    let data = [
+        ex(&[1], true),
+        ex(&[1], true),
+        ex(&[5], false),
+        ex(&[5], false),
+    ];
     let r = learn(&names(1), &data, &LearnConfig::default());
     assert_eq!(r.examples, 2);
     let f = r.formula.unwrap();
@@ -72,9 +85,14 @@ fn wrong_arity_is_an_error_not_a_panic() {
     assert!(matches!(r.stop, StopReason::Invalid(_)));
     let mut l = Learner::new(names(2), LearnConfig::default());
     assert!(l.add_example(vec![Value::Int(1)], true).is_err());
-    assert!(matches!(l.learn_with(&[], true).stop, StopReason::Invalid(_)));
+    assert!(matches!(
+        l.learn_with(&[], true).stop,
+        StopReason::Invalid(_)
+    ));
     let hs = l.committee(&[vec![Value::Int(1)]]);
-    assert!(hs.iter().all(|h| matches!(h.report.stop, StopReason::Invalid(_))));
+    assert!(hs
+        .iter()
+        .all(|h| matches!(h.report.stop, StopReason::Invalid(_))));
 }
 
 #[test]
@@ -82,10 +100,22 @@ fn huge_and_tiny_numbers_are_exact() {
     let big = Value::from_f64(1e300).unwrap();
     let tiny = Value::from_f64(1e-300).unwrap();
     let data = vec![
-        Example { point: vec![big.clone(), Value::Int(i64::MAX)], bug: true },
-        Example { point: vec![tiny.clone(), Value::Int(i64::MIN)], bug: false },
-        Example { point: vec![Value::ZERO, Value::Int(i64::MIN + 1)], bug: false },
-        Example { point: vec![Value::from_f64(-1e300).unwrap(), Value::Int(i64::MAX - 1)], bug: true },
+        Example {
+            point: vec![big.clone(), Value::Int(i64::MAX)],
+            bug: true,
+        },
+        Example {
+            point: vec![tiny.clone(), Value::Int(i64::MIN)],
+            bug: false,
+        },
+        Example {
+            point: vec![Value::ZERO, Value::Int(i64::MIN + 1)],
+            bug: false,
+        },
+        Example {
+            point: vec![Value::from_f64(-1e300).unwrap(), Value::Int(i64::MAX - 1)],
+            bug: true,
+        },
     ];
     let r = learn(&names(2), &data, &LearnConfig::default());
     let f = r.formula.expect("a formula");
@@ -94,10 +124,18 @@ fn huge_and_tiny_numbers_are_exact() {
     }
     // Tiny differences are told apart exactly.
     let data = vec![
-        Example { point: vec![tiny.clone()], bug: true },
-        Example { point: vec![Value::ZERO], bug: false },
+        Example {
+            point: vec![tiny.clone()],
+            bug: true,
+        },
+        Example {
+            point: vec![Value::ZERO],
+            bug: false,
+        },
     ];
-    let f = learn(&names(1), &data, &LearnConfig::default()).formula.unwrap();
+    let f = learn(&names(1), &data, &LearnConfig::default())
+        .formula
+        .unwrap();
     assert!(f.eval(&[tiny]) && !f.eval(&[Value::ZERO]), "{f}");
     assert_eq!(Formula::parse(&f.to_string(), &names(1)).unwrap(), f);
 }
@@ -119,7 +157,16 @@ fn xor_needs_two_groups_and_limits_are_typed() {
         ..LearnConfig::default()
     };
     let r = learn(&names(2), &data, &cfg);
-    assert!(matches!(r.stop, StopReason::NoFormulaWithinLimits { max_literals: 1, .. }), "{r}");
+    assert!(
+        matches!(
+            r.stop,
+            StopReason::NoFormulaWithinLimits {
+                max_literals: 1,
+                ..
+            }
+        ),
+        "{r}"
+    );
     assert!(r.formula.is_none());
 }
 
@@ -145,12 +192,20 @@ fn simplex_finds_a_half_space_when_the_pool_cannot() {
 
 #[test]
 fn committee_reuses_the_current_formula_when_consistent() {
-    let data = [ex(&[1, 1], true), ex(&[2, 2], true), ex(&[1, 2], false), ex(&[3, 1], false)];
+    let data = [
+        ex(&[1, 1], true),
+        ex(&[2, 2], true),
+        ex(&[1, 2], false),
+        ex(&[3, 1], false),
+    ];
     let mut l = Learner::with_examples(names(2), LearnConfig::default(), &data).unwrap();
     let hs = l.committee(&[vec![Value::Int(5), Value::Int(5)]]);
     assert_eq!(hs.len(), 2);
     assert!(hs[0].bug && hs[0].report.sat_calls == 0);
-    assert_eq!(hs[0].report.formula.as_ref().unwrap().to_string(), "(x1 = x2)");
+    assert_eq!(
+        hs[0].report.formula.as_ref().unwrap().to_string(),
+        "(x1 = x2)"
+    );
     let f = hs[1].report.formula.as_ref().unwrap();
     assert!(!f.eval(&[Value::Int(5), Value::Int(5)]));
     assert!(f.eval(&[Value::Int(1), Value::Int(1)]));
@@ -158,17 +213,31 @@ fn committee_reuses_the_current_formula_when_consistent() {
 
 #[test]
 fn cegis_on_empty_and_tiny_inputs() {
-    let r = learn_cegis(&names(1), &[], &LearnConfig::default(), &CegisConfig::default());
+    let r = learn_cegis(
+        &names(1),
+        &[],
+        &LearnConfig::default(),
+        &CegisConfig::default(),
+    );
     assert!(r.consistent_with_all);
     let data = [ex(&[1], true), ex(&[1], false)];
-    let r = learn_cegis(&names(1), &data, &LearnConfig::default(), &CegisConfig::default());
+    let r = learn_cegis(
+        &names(1),
+        &data,
+        &LearnConfig::default(),
+        &CegisConfig::default(),
+    );
     assert!(!r.consistent_with_all);
     assert!(matches!(r.last.stop, StopReason::Contradiction { .. }));
 }
 
 #[test]
 fn reports_display() {
-    let r = learn(&names(1), &[ex(&[1], true), ex(&[4], false)], &LearnConfig::default());
+    let r = learn(
+        &names(1),
+        &[ex(&[1], true), ex(&[4], false)],
+        &LearnConfig::default(),
+    );
     let s = r.to_string();
     assert!(s.starts_with("formula:   (x1 "), "{s}");
     assert!(s.contains("size:      1 literals, 1 clauses"), "{s}");

@@ -42,7 +42,10 @@ fn buggy(a: i64, b: i64, c: i64) -> i64 {
 }
 
 fn vars() -> Vec<String> {
-    ["a", "b", "c", "out"].iter().map(|s| s.to_string()).collect()
+    ["a", "b", "c", "out"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
 }
 
 fn all_points() -> Vec<Example> {
@@ -81,7 +84,10 @@ fn accuracy_over_draws(n: usize, draws: u64) -> Vec<f64> {
         let data = draw(&all, n, seed);
         let r = learn(&vars(), &data, &LearnConfig::default());
         let f = r.formula.expect("a formula");
-        assert!(data.iter().all(|e| f.eval(&e.point) == e.bug), "inconsistent: {f}");
+        assert!(
+            data.iter().all(|e| f.eval(&e.point) == e.bug),
+            "inconsistent: {f}"
+        );
         let acc = all.iter().filter(|e| f.eval(&e.point) == e.bug).count() as f64 / 1000.0;
         println!("n={n} seed={seed} acc={acc:.3} {f}");
         accs.push(acc);
@@ -129,7 +135,12 @@ fn accuracy_20_and_80_labels() {
 #[test]
 fn counterexample_loop_recovers_the_exact_oracle() {
     let all = all_points();
-    let r = learn_cegis(&vars(), &all, &LearnConfig::default(), &CegisConfig::default());
+    let r = learn_cegis(
+        &vars(),
+        &all,
+        &LearnConfig::default(),
+        &CegisConfig::default(),
+    );
     println!("{r}");
     assert!(r.consistent_with_all, "{r}");
     let f = r.last.formula.unwrap();

@@ -105,9 +105,9 @@ impl Atom {
         t.retain(|&(_, a)| a != 0);
         let mut rel = rel;
         let mut rhs = rhs;
-        let g = t
-            .iter()
-            .fold(0i64, |g, &(_, a)| g.gcd(&a.checked_abs().unwrap_or(i64::MAX)));
+        let g = t.iter().fold(0i64, |g, &(_, a)| {
+            g.gcd(&a.checked_abs().unwrap_or(i64::MAX))
+        });
         let neg = t.first().is_some_and(|&(_, a)| a < 0);
         if g > 1 || neg {
             let s = if neg { -g.max(1) } else { g };
@@ -235,7 +235,10 @@ pub struct AtomDisplay<'a> {
 }
 
 fn var_name(names: &[String], v: usize) -> String {
-    names.get(v).cloned().unwrap_or_else(|| format!("x{}", v + 1))
+    names
+        .get(v)
+        .cloned()
+        .unwrap_or_else(|| format!("x{}", v + 1))
 }
 
 impl fmt::Display for AtomDisplay<'_> {
@@ -474,7 +477,10 @@ mod tests {
     use super::*;
 
     fn names() -> Vec<String> {
-        ["a", "b", "c", "out"].iter().map(|s| s.to_string()).collect()
+        ["a", "b", "c", "out"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
     }
 
     #[test]

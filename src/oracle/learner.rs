@@ -314,7 +314,10 @@ impl Learner {
                 if l.bug || l.ok {
                     l
                 } else {
-                    LabelSet { bug: true, ok: true }
+                    LabelSet {
+                        bug: true,
+                        ok: true,
+                    }
                 }
             })
             .collect();

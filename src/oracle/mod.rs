@@ -173,7 +173,11 @@ impl fmt::Display for StopReason {
             StopReason::Found => write!(f, "found a consistent formula"),
             StopReason::Contradiction { point } => {
                 let p: Vec<String> = point.iter().map(Value::to_string).collect();
-                write!(f, "contradictory labels: ({}) is labelled both bug and ok", p.join(", "))
+                write!(
+                    f,
+                    "contradictory labels: ({}) is labelled both bug and ok",
+                    p.join(", ")
+                )
             }
             StopReason::NoFormulaWithinLimits {
                 max_literals,
@@ -183,7 +187,10 @@ impl fmt::Display for StopReason {
                 "no formula within {max_literals} literals and {max_clauses} clauses"
             ),
             StopReason::PoolLimit { max_pool } => {
-                write!(f, "no formula over the pool, which was cut to {max_pool} atoms")
+                write!(
+                    f,
+                    "no formula over the pool, which was cut to {max_pool} atoms"
+                )
             }
             StopReason::SatCallLimit { max_sat_calls } => {
                 write!(f, "SAT call budget of {max_sat_calls} used up")
@@ -231,7 +238,11 @@ impl fmt::Display for LearnReport {
             Some(formula) => writeln!(f, "formula:   {formula}")?,
             None => writeln!(f, "formula:   (none)")?,
         }
-        writeln!(f, "size:      {} literals, {} clauses", self.literals, self.clauses)?;
+        writeln!(
+            f,
+            "size:      {} literals, {} clauses",
+            self.literals, self.clauses
+        )?;
         writeln!(f, "stop:      {}", self.stop)?;
         writeln!(
             f,
@@ -240,7 +251,11 @@ impl fmt::Display for LearnReport {
             self.pool_size,
             if self.pool_truncated { " (cut)" } else { "" },
             self.sat_calls,
-            if self.simplex_used { ", simplex half-space" } else { "" }
+            if self.simplex_used {
+                ", simplex half-space"
+            } else {
+                ""
+            }
         )
     }
 }

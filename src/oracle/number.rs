@@ -324,10 +324,8 @@ impl fmt::Display for Value {
                 }
                 let digits = a.max(b);
                 if d.is_one() && digits <= 30 {
-                    let scaled = r * BigRational::from_integer(num_traits::pow(
-                        BigInt::from(10),
-                        digits,
-                    ));
+                    let scaled =
+                        r * BigRational::from_integer(num_traits::pow(BigInt::from(10), digits));
                     let n = scaled.to_integer();
                     let neg = n.is_negative();
                     let s = n.abs().to_string();
@@ -362,7 +360,10 @@ mod tests {
     #[test]
     fn floats_are_exact() {
         assert_eq!(Value::from_f64(2.0).unwrap(), Value::Int(2));
-        assert_eq!(Value::from_f64(0.5).unwrap(), Value::fraction(1, 2).unwrap());
+        assert_eq!(
+            Value::from_f64(0.5).unwrap(),
+            Value::fraction(1, 2).unwrap()
+        );
         assert!(Value::from_f64(f64::NAN).is_none());
         let tiny = Value::from_f64(1e-300).unwrap();
         assert!(tiny > Value::ZERO && tiny < Value::from_f64(1e-299).unwrap());
@@ -377,7 +378,10 @@ mod tests {
         assert_eq!(s(3, 4), Value::Int(3));
         assert_eq!(s(95, 130), Value::Int(100));
         assert_eq!(s(-4, 0), Value::Int(-2));
-        let h = Value::simplest_in(&Value::parse("0.1").unwrap(), &Value::parse("0.35").unwrap());
+        let h = Value::simplest_in(
+            &Value::parse("0.1").unwrap(),
+            &Value::parse("0.35").unwrap(),
+        );
         assert_eq!(h, Value::parse("0.2").unwrap());
     }
 }

@@ -164,7 +164,9 @@ pub(crate) fn build(
                 Atom::new(
                     &terms,
                     Rel::Ge,
-                    Value::from_rational(c.to_rational() + num_rational::BigRational::from_integer(1.into())),
+                    Value::from_rational(
+                        c.to_rational() + num_rational::BigRational::from_integer(1.into()),
+                    ),
                 )
             } else {
                 Atom::new(&terms, Rel::Gt, c)
@@ -214,7 +216,12 @@ pub(crate) fn build(
     let mut kept: Vec<PoolLit> = Vec::new();
     let mut seen_truth: HashSet<Bits> = HashSet::new();
     'next: for lit in lits {
-        let tb: Bits = lit.truth.iter().zip(&bug_mask).map(|(t, m)| t & m).collect();
+        let tb: Bits = lit
+            .truth
+            .iter()
+            .zip(&bug_mask)
+            .map(|(t, m)| t & m)
+            .collect();
         let to: Bits = lit.truth.iter().zip(&ok_mask).map(|(t, m)| t & m).collect();
         // A literal false on every possible bug, or true on every possible ok point, is
         // useless in both forms: in a CNF clause it covers no bug (or the clause rejects

@@ -56,7 +56,10 @@ fn read_csv(path: &PathBuf, codes: &mut Codes) -> Result<(Vec<String>, Vec<Examp
     };
     let cols: Vec<String> = header.split(',').map(|s| s.trim().to_string()).collect();
     if cols.last().map(String::as_str) != Some("label") {
-        return Err(format!("{}: the last column must be `label`", path.display()));
+        return Err(format!(
+            "{}: the last column must be `label`",
+            path.display()
+        ));
     }
     let vars = cols[..cols.len() - 1].to_vec();
     let mut out = Vec::new();
@@ -157,7 +160,8 @@ fn run_inner(args: &LearnArgs) -> Result<ExitCode, String> {
         let _ = write!(out, "{report}");
         let _ = writeln!(out, "time:      {learn_ms:.2} ms");
         if test.is_some() {
-            let pct = |x: Option<f64>| x.map_or("n/a".to_string(), |x| format!("{:.1}%", 100.0 * x));
+            let pct =
+                |x: Option<f64>| x.map_or("n/a".to_string(), |x| format!("{:.1}%", 100.0 * x));
             let _ = writeln!(
                 out,
                 "eval:      accuracy {}, conditional accuracy (bug rows) {}",
