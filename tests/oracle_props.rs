@@ -93,6 +93,13 @@ proptest! {
     }
 
     #[test]
+    fn parsing_garbage_never_panics(s in "[a-z0-9 ()<>=!+*/.,&|-]{0,60}", t in ".{0,40}") {
+        let _ = Formula::parse(&s, &names());
+        let _ = Formula::parse(&t, &names());
+        let _ = Value::parse(&t);
+    }
+
+    #[test]
     fn negation_is_exact(f in formula(3, 2), pts in points(20)) {
         let g = f.negate();
         for p in &pts {

@@ -243,3 +243,18 @@ fn reports_display() {
     assert!(s.contains("size:      1 literals, 1 clauses"), "{s}");
     assert!(s.contains("stop:      found a consistent formula"), "{s}");
 }
+
+#[test]
+fn extreme_coefficients_do_not_overflow() {
+    use fixloop::oracle::{Atom, Rel};
+    let a = Atom::new(
+        &[(0, i64::MIN), (1, i64::MIN)],
+        Rel::Le,
+        Value::Int(i64::MIN),
+    );
+    let p = [Value::Int(i64::MAX), Value::Int(i64::MIN)];
+    let _ = a.eval(&p);
+    let _ = a.negate().eval(&p);
+    let f = Formula::dnf(names(2), vec![vec![a]]);
+    assert_eq!(Formula::parse(&f.to_string(), &names(2)).unwrap(), f);
+}

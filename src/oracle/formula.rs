@@ -92,13 +92,15 @@ pub struct Atom {
 
 impl Atom {
     /// Builds an atom in normal form from `(variable index, coefficient)` terms.
+    /// Coefficients are kept within `±(2^63 - 1)` (an `i64::MIN` becomes `-(2^63 - 1)`).
     pub fn new(terms: &[(usize, i64)], rel: Rel, rhs: Value) -> Atom {
         let mut t: Vec<(usize, i64)> = Vec::with_capacity(terms.len());
-        let mut sorted = terms.to_vec();
+        let mut sorted: Vec<(usize, i64)> =
+            terms.iter().map(|&(v, a)| (v, a.max(-i64::MAX))).collect();
         sorted.sort_by_key(|&(v, _)| v);
         for (v, a) in sorted {
             match t.last_mut() {
-                Some((lv, la)) if *lv == v => *la = la.saturating_add(a),
+                Some((lv, la)) if *lv == v => *la = la.saturating_add(a).max(-i64::MAX),
                 _ => t.push((v, a)),
             }
         }
