@@ -54,6 +54,22 @@ impl Encoding {
                 solver.add_clause(&[!sel[j][a], tier[lit.tier]]);
             }
         }
+        // Symmetry breaking: groups are interchangeable, so require the smallest selected
+        // literal of group j to be at most that of group j + 1. `first[a]` of group j
+        // means "group j selects some literal <= a".
+        for j in 0..max_groups.saturating_sub(1) {
+            let mut prev_f: Option<Lit> = None;
+            for a in 0..p {
+                let f = solver.new_lit();
+                let mut c = vec![!f, sel[j][a]];
+                if let Some(pf) = prev_f {
+                    c.push(pf);
+                }
+                solver.add_clause(&c);
+                solver.add_clause(&[!sel[j + 1][a], f]);
+                prev_f = Some(f);
+            }
+        }
         // Sequential counter (Sinz), one-sided: card[c] is forced true when at least
         // c + 1 selectors are true; assuming !card[L] bounds the size by L.
         let bound = max_literals + 1;
