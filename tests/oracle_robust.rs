@@ -258,3 +258,14 @@ fn extreme_coefficients_do_not_overflow() {
     let f = Formula::dnf(names(2), vec![vec![a]]);
     assert_eq!(Formula::parse(&f.to_string(), &names(2)).unwrap(), f);
 }
+
+#[test]
+fn more_than_64_points_use_multi_word_bitsets() {
+    let data: Vec<Example> = (0..100)
+        .map(|x| ex(&[x], (20..40).contains(&x) || x == 70))
+        .collect();
+    let r = learn(&names(1), &data, &LearnConfig::default());
+    let f = r.formula.expect("a formula");
+    assert!(data.iter().all(|e| f.eval(&e.point) == e.bug), "{f}");
+    assert_eq!(f.literals(), 3, "{f}");
+}

@@ -333,6 +333,7 @@ impl Learner {
         let sat_pool = Pool {
             lits: pool.lits[..cut].to_vec(),
             truncated: pool.truncated || cut < pool.lits.len(),
+            words: pool.words,
         };
         self.state = Some(State {
             local,
@@ -521,7 +522,7 @@ impl Search<'_> {
             .filter(|(_, &on)| on)
             .map(|(f, _)| f)
             .collect();
-        let words = state.pool.lits.first().map_or(1, |l| l.truth.len());
+        let words = state.pool.words;
         let mut ex_mask = vec![0u64; words];
         let mut bug_mask = vec![0u64; words];
         for &(p, b) in ex {

@@ -41,6 +41,8 @@
 //! assert_eq!(Formula::parse(&f.to_string(), &vars).unwrap(), f);
 //! ```
 
+#![warn(missing_docs)]
+
 mod cegis;
 mod formula;
 mod learner;
@@ -50,6 +52,8 @@ mod pool;
 mod sat;
 mod simplex;
 mod small;
+#[cfg(all(test, target_arch = "wasm32"))]
+mod wasm_tests;
 
 pub use cegis::{learn_cegis, CegisConfig, CegisReport};
 pub use formula::{Atom, AtomDisplay, Form, Formula, Rel};

@@ -46,6 +46,8 @@ pub(crate) struct Pool {
     pub lits: Vec<PoolLit>,
     /// Whether literals were dropped to respect `max_pool`.
     pub truncated: bool,
+    /// Words in every truth vector (the pool's points, 64 per word).
+    pub words: usize,
 }
 
 /// Which labels a pool point may carry: labelled points one, hypothetical points both.
@@ -104,16 +106,31 @@ pub(crate) fn build(
     // person writes for categorical behaviour (`out = 2`, `a = b`).
     if config.equality_atoms {
         for x in 0..nvars {
-            let mut counts: HashMap<&Value, usize> = HashMap::new();
-            for p in points {
+            // Per distinct value: occurrences and possible labels.
+            let mut stats: HashMap<&Value, (usize, bool, bool)> = HashMap::new();
+            for (p, l) in points.iter().zip(labels) {
                 if let Some(v) = p.get(x) {
-                    *counts.entry(v).or_default() += 1;
+                    let e = stats.entry(v).or_default();
+                    e.0 += 1;
+                    e.1 |= l.bug;
+                    e.2 |= l.ok;
                 }
             }
-            let mut vals: Vec<(&Value, usize)> = counts.into_iter().collect();
-            vals.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
-            vals.truncate(config.max_equality_constants);
-            for (v, _) in vals {
+            let mut vals: Vec<(&Value, (usize, bool, bool))> = stats.into_iter().collect();
+            vals.sort_by(|a, b| a.0.cmp(b.0));
+            // Values whose labels differ from a neighbour's are where `x = c` / `x != c`
+            // can say what thresholds cannot; they come first, then frequent values.
+            let labels_of = |i: usize| (vals[i].1 .1, vals[i].1 .2);
+            let mut ranked: Vec<(bool, usize, &Value)> = (0..vals.len())
+                .map(|i| {
+                    let boundary = (i > 0 && labels_of(i - 1) != labels_of(i))
+                        || (i + 1 < vals.len() && labels_of(i + 1) != labels_of(i));
+                    (!boundary, usize::MAX - vals[i].1 .0, vals[i].0)
+                })
+                .collect();
+            ranked.sort();
+            ranked.truncate(config.max_equality_constants);
+            for (_, _, v) in ranked {
                 push(Atom::var_const(x, Rel::Eq, v.clone()), 0, &mut cands);
                 push(Atom::var_const(x, Rel::Ne, v.clone()), 0, &mut cands);
             }
@@ -261,6 +278,7 @@ pub(crate) fn build(
     Pool {
         lits: kept,
         truncated,
+        words: bits_new(n).len(),
     }
 }
 

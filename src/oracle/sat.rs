@@ -226,7 +226,7 @@ impl Encoding {
 
 /// Truth of a candidate formula (groups of pool literal indices) on every pool point.
 pub(crate) fn formula_truth(pool: &Pool, form: Form, groups: &[Vec<usize>]) -> Vec<u64> {
-    let words = pool.lits.first().map_or(1, |l| l.truth.len());
+    let words = pool.words;
     let mut acc: Vec<u64> = vec![if form == Form::Cnf { !0 } else { 0 }; words];
     for g in groups {
         let mut gv: Vec<u64> = vec![if form == Form::Cnf { 0 } else { !0 }; words];

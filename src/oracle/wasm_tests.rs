@@ -1,11 +1,9 @@
 //! Proves the learner builds and runs on `wasm32-unknown-unknown`, and reports its speed there.
 //!
-//! Run with
-//! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner cargo test --target wasm32-unknown-unknown --test oracle_wasm`
-//! (empty on native targets).
-#![cfg(target_arch = "wasm32")]
+//! A lib unit test (integration tests would also build the native-only CLI binary). Run:
+//! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner cargo test --target wasm32-unknown-unknown --lib oracle`
 
-use fixloop::oracle::{learn, Example, LearnConfig, Learner, Value};
+use super::{learn, Example, LearnConfig, Learner, Value};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn ex(a: i64, b: i64, c: i64, out: i64, bug: bool) -> Example {
