@@ -59,14 +59,14 @@ impl Encoding {
         // means "group j selects some literal <= a".
         for j in 0..max_groups.saturating_sub(1) {
             let mut prev_f: Option<Lit> = None;
-            for a in 0..p {
+            for (&here, &next) in sel[j].iter().zip(&sel[j + 1]) {
                 let f = solver.new_lit();
-                let mut c = vec![!f, sel[j][a]];
+                let mut c = vec![!f, here];
                 if let Some(pf) = prev_f {
                     c.push(pf);
                 }
                 solver.add_clause(&c);
-                solver.add_clause(&[!sel[j + 1][a], f]);
+                solver.add_clause(&[!next, f]);
                 prev_f = Some(f);
             }
         }
