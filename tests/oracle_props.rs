@@ -1,5 +1,6 @@
 //! Property tests with known answers: data labelled by random formulas from the atom
 //! language must be learned exactly (consistent) and never with more literals.
+#![cfg(not(target_arch = "wasm32"))] // proptest is a native-only dev-dependency
 
 use fixloop::oracle::{learn, Atom, Example, Form, Formula, LearnConfig, Learner, Rel, Value};
 use proptest::prelude::*;
