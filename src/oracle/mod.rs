@@ -19,6 +19,12 @@
 //! The module does no I/O, never reads a clock and never panics on user data: every
 //! limit is a count ([`LearnConfig`]).
 //!
+//! Cost model: sizes 1 to 3 are settled by an exhaustive bitset search over the whole
+//! pool (sub-millisecond for tens of examples); sizes 4 and up go to varisat over the
+//! simplest `max_sat_pool` literals. varisat 0.2 has no conflict limit, so one SAT call is
+//! bounded only by its instance size (pool prefix x clauses x `max_literals`); hard
+//! random targets of 4+ literals are the latency tail (see `benches/oracle_learn.rs`).
+//!
 //! ```
 //! use fixloop::oracle::{learn, Example, Formula, LearnConfig, StopReason, Value};
 //!
