@@ -1,5 +1,7 @@
 //! The `fixloop` command-line tool: runs programs and measures the engine on benchmark corpora.
 
+mod learn;
+
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
@@ -15,9 +17,14 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
-enum Command {}
+enum Command {
+    /// Learn a bug oracle (a formula over inputs and output) from a labelled CSV.
+    Learn(learn::LearnArgs),
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {}
+    match cli.command {
+        Command::Learn(args) => learn::run(args),
+    }
 }
