@@ -446,7 +446,11 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
             let dst = arg(0);
             let at = if b == B::Strcat { vm.cstr(dst)?.len() } else { 0 };
             if b == B::Strncpy {
-                src.resize(arg(2) as usize, 0);
+                let n = usize::try_from(arg(2)).unwrap_or(usize::MAX);
+                if n > vm.limits.memory_bytes {
+                    return Err(Trap::Error("strncpy: size larger than the destination".into()));
+                }
+                src.resize(n, 0);
             } else {
                 src.push(0);
             }

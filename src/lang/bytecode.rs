@@ -164,6 +164,10 @@ pub enum Instr {
     SetSlot(u32),
     /// `[] -> [ptr]` to frame object `n`.
     AddrLocal(u32),
+    /// `[] -> [v]`: a global scalar at a fixed offset of global memory.
+    LoadG(Sc, u32),
+    /// `[v] -> []`: stores a global scalar at a fixed offset.
+    StoreG(Sc, u32),
     /// `[ptr] -> [v]`.
     Load(Sc),
     /// `[ptr v] -> []`.

@@ -71,6 +71,8 @@ enum Var {
 enum Place {
     Slot(u32, Ty),
     Mem(Ty),
+    /// A global scalar: (offset in global memory, pointer, type); nothing pushed.
+    Global(u32, u64, Ty),
 }
 
 #[derive(Default)]
@@ -361,6 +363,15 @@ impl Compiler {
             }
         }
         make_ptr(id, 0)
+    }
+
+    fn global_offset(&self, p: u64) -> u32 {
+        let id = (p >> 32) as usize;
+        self.out
+            .code
+            .global_objects
+            .get(id.wrapping_sub(1))
+            .map_or(0, |o| o.0)
     }
 
     fn string_ptr(&mut self, s: &[u8]) -> u64 {
@@ -687,6 +698,18 @@ impl Compiler {
     }
 
     fn const_init(&mut self, ty: &Ty, init: &Initializer, bytes: &mut [u8], off: usize) {
+        if let (Ty::Array(e, _), Initializer::List { items, .. }) = (ty, init) {
+            if matches!(**e, Ty::Array(..)) && items.iter().all(|i| matches!(i, Initializer::Expr(_))) {
+                // Brace elision: `int a[3][4] = {1, 2, 3}` fills the flattened elements.
+                let base = ty.base_elem().clone();
+                let n = (ty.size() / base.size().max(1)) as usize;
+                let bs = base.size() as usize;
+                for (k, it) in items.iter().enumerate().take(n) {
+                    self.const_init(&base, it, bytes, off + k * bs);
+                }
+                return;
+            }
+        }
         match (ty, init) {
             (Ty::Array(e, n), Initializer::List { items, .. }) => {
                 let es = e.size() as usize;
@@ -1185,6 +1208,17 @@ impl Compiler {
     }
 
     fn local_init(&mut self, obj: u32, ty: &Ty, init: &Initializer, off: u64) {
+        if let (Ty::Array(e, _), Initializer::List { items, .. }) = (ty, init) {
+            if matches!(**e, Ty::Array(..)) && items.iter().all(|i| matches!(i, Initializer::Expr(_))) {
+                let base = ty.base_elem().clone();
+                let n = (ty.size() / base.size().max(1)) as usize;
+                let bs = base.size();
+                for (k, it) in items.iter().enumerate().take(n) {
+                    self.local_init(obj, &base, it, off + k as u64 * bs);
+                }
+                return;
+            }
+        }
         match (ty, init) {
             (Ty::Array(e, n), Initializer::List { items, .. }) => {
                 let es = e.size();
@@ -1239,7 +1273,11 @@ impl Compiler {
                     self.err(span, format!("incompatible types when converting '{from}' to '{to}'"));
                     return;
                 }
-                // Integer -> integer conversions where the canonical form already fits.
+                // Integer -> integer conversions where the canonical form already fits
+                // the target (all widening to 64 bits, small to int) emit nothing.
+                if a.is_int() && b.is_int() && conv_is_identity(a, b) {
+                    return;
+                }
                 self.emit(Instr::Conv(a, b));
             }
             (_, None) if *to == Ty::Void => {}
@@ -1386,6 +1424,19 @@ impl Compiler {
             }
             ExprKind::Cast { ty, expr } => {
                 let to = self.ty(ty, e.span);
+                // gcc folds a constant floating operand at compile time, saturating.
+                if let (Some(sc), Some(CVal::F(f))) = (to.sc(), self.const_eval(expr)) {
+                    if sc.is_int() && sc != Sc::Bool {
+                        let v = match sc {
+                            Sc::I8 | Sc::I16 | Sc::I32 => super::vm::canon(sc, f as i32 as i64 as u64),
+                            Sc::U8 | Sc::U16 | Sc::U32 => super::vm::canon(sc, f as u32 as u64),
+                            Sc::U64 => f as u64,
+                            _ => f as i64 as u64,
+                        };
+                        self.emit(Instr::Const(v));
+                        return to;
+                    }
+                }
                 let from = self.expr(expr);
                 if to == Ty::Void {
                     self.emit(Instr::Pop);
@@ -1463,6 +1514,12 @@ impl Compiler {
     /// Loads a place's value (arrays decay: the pointer stays).
     fn load_place(&mut self, p: Place) -> Ty {
         match p {
+            Place::Global(off, _, t) => {
+                if let Some(sc) = t.sc() {
+                    self.emit(Instr::LoadG(sc, off));
+                }
+                t
+            }
             Place::Slot(s, t) => {
                 self.emit(Instr::Slot(s));
                 t
@@ -1485,6 +1542,10 @@ impl Compiler {
             ExprKind::Ident(name) => match self.lookup(name) {
                 Some(Var::Slot(s, t)) => Place::Slot(s, t),
                 Some(Var::Global(p, t)) => {
+                    if t.sc().is_some() {
+                        let off = self.global_offset(p);
+                        return Place::Global(off, p, t);
+                    }
                     self.emit(Instr::Const(p));
                     Place::Mem(t)
                 }
@@ -1599,6 +1660,10 @@ impl Compiler {
                 }
                 match self.place(x) {
                     Place::Mem(t) => Ty::Ptr(Box::new(t)),
+                    Place::Global(_, p, t) => {
+                        self.emit(Instr::Const(p));
+                        Ty::Ptr(Box::new(t))
+                    }
                     Place::Slot(_, t) => {
                         self.err(x.span, "cannot take the address of this variable");
                         Ty::Ptr(Box::new(t))
@@ -1608,9 +1673,13 @@ impl Compiler {
             UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
                 let post = matches!(op, UnaryOp::PostInc | UnaryOp::PostDec);
                 let sign = if matches!(op, UnaryOp::PreInc | UnaryOp::PostInc) { 1 } else { -1 };
-                let p = self.place(x);
+                let mut p = self.place(x);
+                if let Place::Global(_, ptr, t) = p {
+                    self.emit(Instr::Const(ptr));
+                    p = Place::Mem(t);
+                }
                 let t = match &p {
-                    Place::Slot(_, t) | Place::Mem(t) => t.clone(),
+                    Place::Slot(_, t) | Place::Mem(t) | Place::Global(_, _, t) => t.clone(),
                 };
                 let delta = match &t {
                     Ty::Ptr(inner) => sign * inner.size() as i32,
@@ -1630,7 +1699,7 @@ impl Compiler {
                             post,
                         });
                     }
-                    Place::Mem(_) => {
+                    Place::Mem(_) | Place::Global(..) => {
                         self.emit(Instr::IncMem { sc, delta, post });
                     }
                 }
@@ -1742,9 +1811,10 @@ impl Compiler {
 
     fn assign(&mut self, e: &Expr, op: Option<BinaryOp>, l: &Expr, r: &Expr, want: bool) -> Ty {
         let p = self.place(l);
-        let (t, slot) = match &p {
-            Place::Slot(s, t) => (t.clone(), Some(*s)),
-            Place::Mem(t) => (t.clone(), None),
+        let (t, slot, global) = match &p {
+            Place::Slot(s, t) => (t.clone(), Some(*s), None),
+            Place::Mem(t) => (t.clone(), None, None),
+            Place::Global(off, _, t) => (t.clone(), None, Some(*off)),
         };
         let Some(sc) = t.sc() else {
             self.err(l.span, "assignment to expression with array type");
@@ -1757,11 +1827,14 @@ impl Compiler {
             }
             Some(bop_) => {
                 // Load the current value.
-                match slot {
-                    Some(s) => {
+                match (slot, global) {
+                    (Some(s), _) => {
                         self.emit(Instr::Slot(s));
                     }
-                    None => {
+                    (None, Some(off)) => {
+                        self.emit(Instr::LoadG(sc, off));
+                    }
+                    (None, None) => {
                         self.emit(Instr::Dup);
                         self.emit(Instr::Load(sc));
                     }
@@ -1799,14 +1872,20 @@ impl Compiler {
                 }
             }
         }
-        match slot {
-            Some(s) => {
+        match (slot, global) {
+            (Some(s), _) => {
                 if want {
                     self.emit(Instr::Dup);
                 }
                 self.emit(Instr::SetSlot(s));
             }
-            None => {
+            (None, Some(off)) => {
+                if want {
+                    self.emit(Instr::Dup);
+                }
+                self.emit(Instr::StoreG(sc, off));
+            }
+            (None, None) => {
                 self.emit(if want { Instr::StoreKeep(sc) } else { Instr::Store(sc) });
             }
         }
@@ -1899,6 +1978,20 @@ impl Compiler {
         self.emit(Instr::Builtin(sig.builtin, site));
         sig.ret
     }
+}
+
+/// Whether converting canonical integer register values from `a` to `b` changes nothing.
+fn conv_is_identity(a: Sc, b: Sc) -> bool {
+    use Sc::*;
+    matches!(
+        (a, b),
+        (_, I64 | U64)
+            | (Bool, _)
+            | (I8, I16 | I32)
+            | (U8, I16 | U16 | I32 | U32)
+            | (I16, I32)
+            | (U16, I32 | U32)
+    )
 }
 
 fn collect_cases<'a>(s: &'a Stmt, out: &mut Vec<(NodeId, Option<&'a Expr>, Span)>) {

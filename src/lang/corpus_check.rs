@@ -140,7 +140,18 @@ pub fn passes(subject: &Subject, extractor: &AnswerExtractor, test: &TestCase, e
     let stdout = String::from_utf8_lossy(&exec.stdout);
     match extractor {
         AnswerExtractor::WholeOutput => outputs_match(&stdout, &test.output),
-        AnswerExtractor::Pattern { .. } => {
+        AnswerExtractor::Pattern {
+            alternatives,
+            all_matches,
+        } => {
+            // A program that prints several answers (e.g. two grades) fails, as in the
+            // recorded IntroClass verdicts.
+            if !*all_matches {
+                let n: usize = alternatives.iter().map(|re| re.find_iter(&stdout).count()).sum();
+                if n > 1 {
+                    return false;
+                }
+            }
             let Some(answer) = extractor.answer(&stdout) else {
                 return false;
             };

@@ -340,7 +340,7 @@ impl<'a> Vm<'a> {
     }
 
     /// Resolves `size` bytes at pointer `p` to (heap?, start).
-    #[inline]
+    #[inline(always)]
     pub fn resolve(&self, p: u64, size: u32) -> Result<(bool, usize), Trap> {
         let (id, off) = split_ptr(p);
         let heap = id >= HEAP_BIT;
@@ -429,9 +429,19 @@ impl<'a> Vm<'a> {
     }
 
     /// Loads a scalar.
-    #[inline]
+    #[inline(always)]
     pub fn load(&self, p: u64, sc: Sc) -> Result<u64, Trap> {
-        let b = self.bytes(p, sc.size())?;
+        let (heap, start) = self.resolve(p, sc.size())?;
+        self.load_at(heap, start, sc)
+    }
+
+    /// Loads a scalar at a resolved address.
+    #[inline(always)]
+    fn load_at(&self, heap: bool, start: usize, sc: Sc) -> Result<u64, Trap> {
+        let m = if heap { &self.heap } else { &self.mem };
+        let Some(b) = m.get(start..start + sc.size() as usize) else {
+            return Err(Trap::Error("invalid memory access".into()));
+        };
         Ok(match sc {
             Sc::Bool | Sc::U8 => u64::from(b[0]),
             Sc::I8 => b[0] as i8 as i64 as u64,
@@ -447,9 +457,19 @@ impl<'a> Vm<'a> {
     }
 
     /// Stores a (canonical) scalar.
-    #[inline]
+    #[inline(always)]
     pub fn store(&mut self, p: u64, sc: Sc, v: u64) -> Result<(), Trap> {
-        let b = self.bytes_mut(p, sc.size())?;
+        let (heap, start) = self.resolve(p, sc.size())?;
+        self.store_at(heap, start, sc, v)
+    }
+
+    /// Stores a scalar at a resolved address.
+    #[inline(always)]
+    fn store_at(&mut self, heap: bool, start: usize, sc: Sc, v: u64) -> Result<(), Trap> {
+        let m = if heap { &mut self.heap } else { &mut self.mem };
+        let Some(b) = m.get_mut(start..start + sc.size() as usize) else {
+            return Err(Trap::Error("invalid memory access".into()));
+        };
         match sc {
             Sc::Bool | Sc::U8 | Sc::I8 => b[0] = v as u8,
             Sc::I16 | Sc::U16 => b.copy_from_slice(&(v as u16).to_le_bytes()),
@@ -603,6 +623,14 @@ impl<'a> Vm<'a> {
                     }
                 }
                 Instr::AddrLocal(n) => self.stack.push(make_ptr(ob + n, 0)),
+                Instr::LoadG(sc, off) => {
+                    let v = tr!(self.load_at(false, off as usize, sc));
+                    self.stack.push(v);
+                }
+                Instr::StoreG(sc, off) => {
+                    let v = self.pop();
+                    tr!(self.store_at(false, off as usize, sc, v));
+                }
                 Instr::Load(sc) => {
                     let p = self.pop();
                     let v = tr!(self.load(p, sc));
