@@ -271,6 +271,7 @@ fn random_programs_match_gcc() {
             eprintln!("could not run gcc: skipping");
             return;
         };
+        assert_eq!(want.lines().count(), 50, "gcc output of seed {seed}");
         let p = compile(&src).unwrap_or_else(|e| panic!("our compiler rejected:\n{e}\n{src}"));
         let exec = p.run(b"", &Limits::default());
         assert_eq!(exec.outcome, Outcome::Exit(0), "seed {seed}");
