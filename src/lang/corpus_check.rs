@@ -120,17 +120,7 @@ impl Report {
     }
 }
 
-/// Output comparison as the benchmarks do it: blank lines dropped, leading and trailing
-/// whitespace of each line ignored.
-pub fn outputs_match(actual: &str, expected: &str) -> bool {
-    let norm = |s: &str| -> Vec<String> {
-        s.lines()
-            .map(|l| l.trim().to_string())
-            .filter(|l| !l.is_empty())
-            .collect()
-    };
-    norm(actual) == norm(expected)
-}
+pub use crate::compare::outputs_match;
 
 /// Whether an execution passes a test of `subject` (see the module doc).
 pub fn passes(subject: &Subject, extractor: &AnswerExtractor, test: &TestCase, exec: &Execution) -> bool {
