@@ -7,7 +7,10 @@ use fixloop::lang::Limits;
 use std::path::Path;
 
 fn check_corpus(name: &str) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks").join(name);
+    let root = std::env::var_os("FIXLOOP_BENCHMARKS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks"));
+    let dir = root.join(name);
     if !dir.is_dir() {
         eprintln!("{} not found: skipping the corpus check", dir.display());
         return;
@@ -18,6 +21,7 @@ fn check_corpus(name: &str) {
     // programs that loop for millions of steps (none of the agreeing verdicts depend on it).
     let limits = Limits {
         fuel: if cfg!(debug_assertions) { 2_000_000 } else { 10_000_000 },
+        memory_bytes: 256 << 20,
         ..Limits::default()
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());

@@ -1,6 +1,6 @@
 //! Data-driven language tests: `tests/lang/cases/NAME.c` with optional `NAME.in` (stdin) and
 //! `NAME.out` (expected stdout, then a line `=== <outcome>`). `UPDATE_EXPECT=1 cargo test`
-//! rewrites the expected files. A first line `// limits: fuel=N memory=N depth=N output=N`
+//! rewrites the expected files. A first line `// limits: fuel=N memory=N depth=N output=N slack=N`
 //! sets limits; `// input: 1 2 3` runs through `Program::run_test` with those numbers.
 
 use fixloop::lang::{compile, Limits, Num};
@@ -22,6 +22,7 @@ fn limits_for(source: &str) -> Limits {
                     "memory" => l.memory_bytes = n as usize,
                     "depth" => l.call_depth = n as u32,
                     "output" => l.output_bytes = n as usize,
+                    "slack" => l.bounds_slack = n as u32,
                     _ => panic!("unknown limit {k}"),
                 }
             }

@@ -522,8 +522,8 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
             if n > vm.limits.memory_bytes.saturating_sub(vm.mem_used()) || n > (u32::MAX / 4) as usize {
                 return Err(Trap::Memory);
             }
-            let base = vm.mem.len();
-            vm.mem.resize(base + n, 0);
+            let base = vm.mem.len() + super::vm::PAD as usize;
+            vm.mem.resize(base + n + super::vm::PAD as usize, 0);
             vm.objs.push(Obj {
                 base: base as u32,
                 len: n as u32,

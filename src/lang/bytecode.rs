@@ -213,6 +213,9 @@ pub enum Instr {
     Call(u32),
     /// `[v] -> ` return to caller.
     Ret,
+    /// `[] -> [v]`: the value most recently returned by any call (what gcc leaves in eax
+    /// when a non-void function falls off its end after a call).
+    LastRet,
     /// `[args..] -> [ret]`; the second field indexes [`Code::sites`] (argument classes).
     Builtin(Builtin, u32),
     /// Copies constant bytes [`Code::data`]`[n]` into the object at `[ptr]`: `[ptr] -> []`.

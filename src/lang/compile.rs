@@ -9,7 +9,7 @@ use super::ast::{
 use super::builtins::{self, Sig};
 use super::bytecode::{ArgClass, Bop, Builtin, Code, Cop, Func, Instr};
 use super::types::{Ak, Sc, Ty};
-use super::vm::make_ptr;
+use super::vm::{make_ptr, PAD};
 use super::diag::Diagnostic;
 
 /// Headers whose functions and macros the interpreter supports.
@@ -350,8 +350,8 @@ impl Compiler {
     /// Allocates a global object of `size` bytes; returns its pointer.
     fn global_object(&mut self, size: u64, init: Option<Vec<u8>>) -> u64 {
         let code = &mut self.out.code;
-        let off = (code.global_bytes + 7) & !7;
-        code.global_bytes = off + size;
+        let off = ((code.global_bytes + 7) & !7) + u64::from(PAD);
+        code.global_bytes = off + size + u64::from(PAD);
         let size32 = u32::try_from(size).unwrap_or(u32::MAX);
         let off32 = u32::try_from(off).unwrap_or(u32::MAX);
         code.global_objects.push((off32, size32));
@@ -710,6 +710,17 @@ impl Compiler {
                 return;
             }
         }
+        if let (Ty::Array(..), Initializer::List { items, .. }) = (ty, init) {
+            if let [one @ Initializer::Expr(Expr {
+                kind: ExprKind::StringLit(_),
+                ..
+            })] = &items[..]
+            {
+                if ty.elem().is_some_and(|e| e.sc().is_some_and(|s| s.size() == 1)) {
+                    return self.const_init(ty, one, bytes, off);
+                }
+            }
+        }
         match (ty, init) {
             (Ty::Array(e, n), Initializer::List { items, .. }) => {
                 let es = e.size() as usize;
@@ -825,8 +836,18 @@ impl Compiler {
         ));
         self.block(&fd.body);
         self.line = fd.body.span.line;
-        // Falling off the end returns 0 (main's value in C99; garbage elsewhere in gcc).
-        self.emit(Instr::Const(0));
+        // Falling off the end: main returns 0 (C99); other functions return what gcc
+        // leaves in eax in the common case, the value of the last call that returned.
+        if fd.name == "main" || sym.ret == Ty::Void {
+            self.emit(Instr::Const(0));
+        } else {
+            self.emit(Instr::LastRet);
+            if let Some(sc) = sym.ret.sc() {
+                if sc.is_int() {
+                    self.emit(Instr::Conv(Sc::I64, sc));
+                }
+            }
+        }
         self.emit(Instr::Ret);
         self.scopes.pop();
         let gotos = std::mem::take(&mut self.f.gotos);
@@ -856,9 +877,9 @@ impl Compiler {
     }
 
     fn local_object(&mut self, size: u64) -> u32 {
-        let off = (self.f.frame_bytes + 7) & !7;
+        let off = ((self.f.frame_bytes + 7) & !7).saturating_add(PAD);
         let size32 = u32::try_from(size).unwrap_or(u32::MAX / 4).min(u32::MAX / 4);
-        self.f.frame_bytes = off.saturating_add(size32);
+        self.f.frame_bytes = off.saturating_add(size32).saturating_add(PAD);
         self.f.objects.push((off, size32));
         self.f.objects.len() as u32 - 1
     }
@@ -1217,6 +1238,17 @@ impl Compiler {
                     self.local_init(obj, &base, it, off + k as u64 * bs);
                 }
                 return;
+            }
+        }
+        if let (Ty::Array(..), Initializer::List { items, .. }) = (ty, init) {
+            if let [one @ Initializer::Expr(Expr {
+                kind: ExprKind::StringLit(_),
+                ..
+            })] = &items[..]
+            {
+                if ty.elem().is_some_and(|e| e.sc().is_some_and(|s| s.size() == 1)) {
+                    return self.local_init(obj, ty, one, off);
+                }
             }
         }
         match (ty, init) {

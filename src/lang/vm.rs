@@ -6,6 +6,10 @@ use super::{Limits, Outcome};
 
 /// Object ids at or above this are heap (malloc) objects.
 pub const HEAP_BIT: u32 = 1 << 31;
+/// Padding bytes laid out before and after every object: accesses that stray into it
+/// (up to [`Limits::bounds_slack`] bytes) read/write the padding instead of failing, as
+/// small overruns hit neighbouring memory without crashing in gcc-built programs.
+pub const PAD: u32 = 64;
 /// Bytes charged per call frame on top of its registers and arrays.
 const FRAME_COST: usize = 64;
 
@@ -61,6 +65,8 @@ pub struct Vm<'a> {
     fuel: u64,
     pub(crate) coverage: Option<Vec<bool>>,
     pub(crate) rand_state: u64,
+    slack: i64,
+    last_ret: u64,
 }
 
 /// Canonical register form of integer `v` stored as kind `sc`.
@@ -326,6 +332,8 @@ impl<'a> Vm<'a> {
                 None
             },
             rand_state: 1,
+            slack: i64::from(limits.bounds_slack.min(PAD)),
+            last_ret: 0,
         })
     }
 
@@ -355,14 +363,16 @@ impl<'a> Vm<'a> {
         if id == 0 {
             return Err(Trap::Error("null pointer dereference".into()));
         }
-        if off < 0 || off as u64 + u64::from(size) > u64::from(obj.len) {
+        if i64::from(off) < -self.slack
+            || i64::from(off) + i64::from(size) > i64::from(obj.len) + self.slack
+        {
             let n = i64::from(off).div_euclid(i64::from(size.max(1)));
             let m = obj.len / size.max(1);
             return Err(Trap::Error(format!(
                 "index {n} out of bounds for array of {m}"
             )));
         }
-        Ok((heap, obj.base as usize + off as usize))
+        Ok((heap, (i64::from(obj.base) + i64::from(off)) as usize))
     }
 
     /// The bytes of `size` at `p`.
@@ -394,15 +404,16 @@ impl<'a> Vm<'a> {
             Some(o) if id != 0 => *o,
             _ => return Err(Trap::Error("null pointer dereference".into())),
         };
-        if off < 0 || off as u32 > obj.len {
+        let end = i64::from(obj.len) + self.slack;
+        if i64::from(off) < -self.slack || i64::from(off) > end {
             return Err(Trap::Error(format!(
                 "index {off} out of bounds for array of {}",
                 obj.len
             )));
         }
         let m = if heap { &self.heap } else { &self.mem };
-        let start = obj.base as usize + off as usize;
-        m.get(start..obj.base as usize + obj.len as usize)
+        let start = (i64::from(obj.base) + i64::from(off)) as usize;
+        m.get(start..(i64::from(obj.base) + end) as usize)
             .ok_or_else(|| Trap::Error("invalid memory access".into()))
     }
 
@@ -487,8 +498,8 @@ impl<'a> Vm<'a> {
         {
             return Err(Trap::Memory);
         }
-        let base = self.heap.len();
-        self.heap.resize(base + n, 0);
+        let base = self.heap.len() + PAD as usize;
+        self.heap.resize(base + n + PAD as usize, 0);
         let id = self.heap_objs.len() as u32 + HEAP_BIT;
         self.heap_objs.push(Obj {
             base: base as u32,
@@ -751,8 +762,10 @@ impl<'a> Vm<'a> {
                     bp = nbp;
                     ob = nob;
                 }
+                Instr::LastRet => self.stack.push(self.last_ret),
                 Instr::Ret => {
                     let v = self.pop();
+                    self.last_ret = v;
                     let Some(fr) = self.frames.pop() else {
                         return Ok(v);
                     };

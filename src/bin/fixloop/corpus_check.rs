@@ -17,6 +17,9 @@ pub struct CheckArgs {
     /// Step budget per run.
     #[arg(long, default_value_t = Limits::default().fuel)]
     fuel: u64,
+    /// Memory budget per run in MiB (Codeforces allows 256).
+    #[arg(long, default_value_t = 256)]
+    memory_mib: usize,
     /// Threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -88,6 +91,7 @@ fn corpus_json(r: &Report, secs: f64) -> serde_json::Value {
 pub fn main(a: CheckArgs) -> ExitCode {
     let limits = Limits {
         fuel: a.fuel,
+        memory_bytes: a.memory_mib << 20,
         ..Limits::default()
     };
     let threads = a
