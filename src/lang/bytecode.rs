@@ -224,6 +224,16 @@ pub enum Instr {
     ZeroBytes(u32),
     /// `[dst src] -> []`: copies `n` bytes (struct assignment).
     CopyBytes(u32),
+    /// Fused `Const(c); Bin(op, k)`: `[a] -> [a op c]`.
+    BinC(Bop, Ak, u64),
+    /// Fused `Const(c); Cmp(op, k)`: `[a] -> [a op c]`.
+    CmpC(Cop, Ak, u64),
+    /// Fused `Cmp(op, k); Jz(t)`.
+    CmpJz(Cop, Ak, u32),
+    /// Fused `Const(c); Cmp(op, k); Jz(t)`.
+    CmpCJz(Cop, Ak, u32, u64),
+    /// Fused `IncSlot{..}; Pop`: `++`/`--` of a register whose value is unused.
+    IncSlotDrop { slot: u32, sc: Sc, delta: i32 },
 }
 
 /// A compiled function.

@@ -104,6 +104,7 @@ pub fn compile_unit(tu: &TranslationUnit) -> Result<Compiled, Vec<Diagnostic>> {
     c.unit(tu);
     if c.diags.is_empty() {
         c.out.code.n_stmts = c.out.stmts.len() as u32;
+        peephole(&mut c.out);
         Ok(c.out)
     } else {
         Err(c.diags)
@@ -2049,4 +2050,77 @@ fn collect_cases<'a>(s: &'a Stmt, out: &mut Vec<(NodeId, Option<&'a Expr>, Span)
         | StmtKind::Label { body, .. } => collect_cases(body, out),
         _ => {}
     }
+}
+
+/// Fuses common instruction pairs and triples (constant operands, compare-and-branch,
+/// discarded increments) and remaps jump targets, function entries and expression starts.
+/// Never fuses across a jump target, so control flow is unchanged.
+fn peephole(c: &mut Compiled) {
+    let code = &mut c.code;
+    let ins = std::mem::take(&mut code.instrs);
+    let lines = std::mem::take(&mut code.lines);
+    let n = ins.len();
+    let mut target = vec![false; n + 1];
+    for i in &ins {
+        if let Instr::Jmp(t) | Instr::Jz(t) | Instr::Jnz(t) = *i {
+            if let Some(x) = target.get_mut(t as usize) {
+                *x = true;
+            }
+        }
+    }
+    for f in &code.funcs {
+        if let Some(x) = target.get_mut(f.entry as usize) {
+            *x = true;
+        }
+    }
+    let free = |k: usize| !target.get(k).copied().unwrap_or(true);
+    let mut map = vec![0u32; n + 1];
+    let mut out: Vec<Instr> = Vec::with_capacity(n);
+    let mut out_lines = Vec::with_capacity(n);
+    let mut i = 0;
+    while i < n {
+        map[i] = out.len() as u32;
+        let line = lines.get(i).copied().unwrap_or(0);
+        let a = ins[i];
+        let b = ins.get(i + 1).copied();
+        let c3 = ins.get(i + 2).copied();
+        let (fused, used) = match (a, b, c3) {
+            (Instr::Const(k), Some(Instr::Cmp(op, ak)), Some(Instr::Jz(t))) if free(i + 1) && free(i + 2) => {
+                (Instr::CmpCJz(op, ak, t, k), 3)
+            }
+            (Instr::Cmp(op, ak), Some(Instr::Jz(t)), _) if free(i + 1) => (Instr::CmpJz(op, ak, t), 2),
+            (Instr::Const(k), Some(Instr::Cmp(op, ak)), _) if free(i + 1) => (Instr::CmpC(op, ak, k), 2),
+            (Instr::Const(k), Some(Instr::Bin(op, ak)), _) if free(i + 1) => (Instr::BinC(op, ak, k), 2),
+            (Instr::IncSlot { slot, sc, delta, .. }, Some(Instr::Pop), _) if free(i + 1) => {
+                (Instr::IncSlotDrop { slot, sc, delta }, 2)
+            }
+            _ => (a, 1),
+        };
+        for k in 1..used {
+            map[i + k] = out.len() as u32;
+        }
+        out.push(fused);
+        out_lines.push(line);
+        i += used;
+    }
+    map[n] = out.len() as u32;
+    let m = |t: u32| map.get(t as usize).copied().unwrap_or(t);
+    for x in &mut out {
+        *x = match *x {
+            Instr::Jmp(t) => Instr::Jmp(m(t)),
+            Instr::Jz(t) => Instr::Jz(m(t)),
+            Instr::Jnz(t) => Instr::Jnz(m(t)),
+            Instr::CmpJz(op, k, t) => Instr::CmpJz(op, k, m(t)),
+            Instr::CmpCJz(op, k, t, v) => Instr::CmpCJz(op, k, m(t), v),
+            other => other,
+        };
+    }
+    for f in &mut code.funcs {
+        f.entry = m(f.entry);
+    }
+    for v in c.expr_at.values_mut() {
+        *v = m(*v);
+    }
+    code.instrs = out;
+    code.lines = out_lines;
 }

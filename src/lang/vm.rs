@@ -685,6 +685,34 @@ impl<'a> Vm<'a> {
                     let r = tr!(binop(op, k, a, b));
                     self.stack.push(r);
                 }
+                Instr::BinC(op, k, c) => {
+                    let a = self.pop();
+                    let r = tr!(binop(op, k, a, c));
+                    self.stack.push(r);
+                }
+                Instr::CmpC(op, k, c) => {
+                    let a = self.pop();
+                    self.stack.push(compare(op, k, a, c));
+                }
+                Instr::CmpJz(op, k, t) => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    if compare(op, k, a, b) == 0 {
+                        pc = t;
+                    }
+                }
+                Instr::CmpCJz(op, k, t, c) => {
+                    let a = self.pop();
+                    if compare(op, k, a, c) == 0 {
+                        pc = t;
+                    }
+                }
+                Instr::IncSlotDrop { slot, sc, delta } => {
+                    let i = (bp + slot) as usize;
+                    if let Some(x) = self.slots.get_mut(i) {
+                        *x = inc(sc, *x, delta);
+                    }
+                }
                 Instr::Cmp(op, k) => {
                     let b = self.pop();
                     let a = self.pop();
