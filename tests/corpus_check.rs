@@ -20,7 +20,11 @@ fn check_corpus(name: &str) {
     // Debug builds are slower; a smaller fuel budget keeps the test quick and only changes
     // programs that loop for millions of steps (none of the agreeing verdicts depend on it).
     let limits = Limits {
-        fuel: if cfg!(debug_assertions) { 2_000_000 } else { 10_000_000 },
+        fuel: if cfg!(debug_assertions) {
+            2_000_000
+        } else {
+            10_000_000
+        },
         memory_bytes: 256 << 20,
         ..Limits::default()
     };
@@ -30,7 +34,18 @@ fn check_corpus(name: &str) {
         .disagreements
         .iter()
         .take(20)
-        .map(|d| format!("{} {} {} gcc_passes={} ({}) out={:?} want={:?}", d.subject, d.program.name(), d.test, d.gcc_passes, d.outcome, d.stdout, d.expected))
+        .map(|d| {
+            format!(
+                "{} {} {} gcc_passes={} ({}) out={:?} want={:?}",
+                d.subject,
+                d.program.name(),
+                d.test,
+                d.gcc_passes,
+                d.outcome,
+                d.stdout,
+                d.expected
+            )
+        })
         .collect();
     eprintln!(
         "{name}: {} subjects, {} executions, agree {}/{} = {:.3}%, unsupported {}, timeouts {}, runtime errors {}",

@@ -49,7 +49,11 @@ fn actual(path: &Path) -> String {
         Some(nums) => program.run_test(&nums, &limits),
         None => program.run(&stdin, &limits),
     };
-    format!("{}\n=== {}\n", String::from_utf8_lossy(&exec.stdout), exec.outcome)
+    format!(
+        "{}\n=== {}\n",
+        String::from_utf8_lossy(&exec.stdout),
+        exec.outcome
+    )
 }
 
 /// Checks one case against its `.out` file (or rewrites it with `UPDATE_EXPECT=1`).
@@ -93,13 +97,19 @@ fn lang_cases() {
 #[test]
 fn coverage_shapes_and_numbers() {
     use fixloop::lang::{NumKind, Outcome, Shape};
-    let p = compile("int classify(int a, int b, int c) {\n  if (a == b)\n    return 1;\n  return 0;\n}\n")
-        .expect("compiles");
+    let p = compile(
+        "int classify(int a, int b, int c) {\n  if (a == b)\n    return 1;\n  return 0;\n}\n",
+    )
+    .expect("compiles");
     assert_eq!(
         p.shape(),
         &Shape::Function {
             name: "classify".into(),
-            params: vec![("a".into(), NumKind::Int), ("b".into(), NumKind::Int), ("c".into(), NumKind::Int)],
+            params: vec![
+                ("a".into(), NumKind::Int),
+                ("b".into(), NumKind::Int),
+                ("c".into(), NumKind::Int)
+            ],
             ret: NumKind::Int,
         }
     );
@@ -120,14 +130,21 @@ fn coverage_shapes_and_numbers() {
     let e = p.run_test(&Num::parse_list("5 5 1").expect("nums"), &Limits::default());
     assert_eq!(e.stdout, b"1\n");
     assert!(e.coverage.is_none());
-    assert_eq!(Num::parse_list("1 -2 2.5").expect("nums"), vec![Num::Int(1), Num::Int(-2), Num::Float(2.5)]);
+    assert_eq!(
+        Num::parse_list("1 -2 2.5").expect("nums"),
+        vec![Num::Int(1), Num::Int(-2), Num::Float(2.5)]
+    );
     assert_eq!(Num::Float(0.1).to_string(), "0.1");
     assert_eq!(Num::Float(1e300).to_string(), "1e+300");
     let m = compile("#include <stdio.h>\nint main(){int a,b;scanf(\"%d%d\",&a,&b);printf(\"%d\\n\",a+b);return 0;}")
         .expect("compiles");
     assert_eq!(m.shape(), &Shape::Main);
-    assert_eq!(m.run_test(&[Num::Int(2), Num::Int(40)], &Limits::default()).stdout, b"42\n");
+    assert_eq!(
+        m.run_test(&[Num::Int(2), Num::Int(40)], &Limits::default())
+            .stdout,
+        b"42\n"
+    );
     let err = compile("int main() { int x = ; return y; }").expect_err("errors");
-    assert!(err.diagnostics.len() >= 1, "{err}");
+    assert!(!err.diagnostics.is_empty(), "{err}");
     assert!(err.to_string().contains("error"), "{err}");
 }

@@ -8,9 +8,9 @@ use super::ast::{
 };
 use super::builtins::{self, Sig};
 use super::bytecode::{ArgClass, Bop, Builtin, Code, Cop, Func, Instr};
+use super::diag::Diagnostic;
 use super::types::{Ak, Sc, Ty};
 use super::vm::{make_ptr, PAD};
-use super::diag::Diagnostic;
 
 /// Headers whose functions and macros the interpreter supports.
 pub const SUPPORTED_HEADERS: &[&str] = &[
@@ -38,6 +38,9 @@ pub const SUPPORTED_HEADERS: &[&str] = &[
     "iso646.h",
 ];
 
+/// A defined function's (name, named parameters, return type, declared `static`).
+pub type Signature = (String, Vec<(String, Ty)>, Ty, bool);
+
 /// A compiled program's extra tables beside the bytecode.
 #[derive(Clone, Debug, Default)]
 pub struct Compiled {
@@ -46,7 +49,7 @@ pub struct Compiled {
     /// Function index of each defined function by name.
     pub func_index: HashMap<String, u32>,
     /// Signatures of defined functions: (name, params, ret, static).
-    pub signatures: Vec<(String, Vec<(String, Ty)>, Ty, bool)>,
+    pub signatures: Vec<Signature>,
     /// Statement coverage index -> (statement node id, line).
     pub stmts: Vec<(NodeId, u32)>,
     /// Expression node id -> first instruction of its code (for future in-place patching).
@@ -662,11 +665,17 @@ impl Compiler {
         let mut ty = self.ty(&dc.ty, dc.span);
         ty = self.complete_array(ty, dc.init.as_ref());
         if ty == Ty::Void {
-            self.err(dc.name_span, format!("variable '{}' declared void", dc.name));
+            self.err(
+                dc.name_span,
+                format!("variable '{}' declared void", dc.name),
+            );
         }
         let size = ty.size();
         if size > (1 << 31) {
-            self.err(dc.name_span, format!("size of array '{}' is too large", dc.name));
+            self.err(
+                dc.name_span,
+                format!("size of array '{}' is too large", dc.name),
+            );
             return Var::Global(0, ty);
         }
         let mut bytes = vec![];
@@ -700,7 +709,9 @@ impl Compiler {
 
     fn const_init(&mut self, ty: &Ty, init: &Initializer, bytes: &mut [u8], off: usize) {
         if let (Ty::Array(e, _), Initializer::List { items, .. }) = (ty, init) {
-            if matches!(**e, Ty::Array(..)) && items.iter().all(|i| matches!(i, Initializer::Expr(_))) {
+            if matches!(**e, Ty::Array(..))
+                && items.iter().all(|i| matches!(i, Initializer::Expr(_)))
+            {
                 // Brace elision: `int a[3][4] = {1, 2, 3}` fills the flattened elements.
                 let base = ty.base_elem().clone();
                 let n = (ty.size() / base.size().max(1)) as usize;
@@ -717,7 +728,10 @@ impl Compiler {
                 ..
             })] = &items[..]
             {
-                if ty.elem().is_some_and(|e| e.sc().is_some_and(|s| s.size() == 1)) {
+                if ty
+                    .elem()
+                    .is_some_and(|e| e.sc().is_some_and(|s| s.size() == 1))
+                {
                     return self.const_init(ty, one, bytes, off);
                 }
             }
@@ -725,20 +739,17 @@ impl Compiler {
         match (ty, init) {
             (Ty::Array(e, n), Initializer::List { items, .. }) => {
                 let es = e.size() as usize;
-                if matches!(**e, Ty::Array(..)) || items.iter().all(|i| matches!(i, Initializer::List { .. })) {
-                    for (k, it) in items.iter().enumerate().take(*n as usize) {
-                        self.const_init(e, it, bytes, off + k * es);
-                    }
-                } else {
-                    for (k, it) in items.iter().enumerate().take(*n as usize) {
-                        self.const_init(e, it, bytes, off + k * es);
-                    }
+                for (k, it) in items.iter().enumerate().take(*n as usize) {
+                    self.const_init(e, it, bytes, off + k * es);
                 }
             }
-            (Ty::Array(_, n), Initializer::Expr(Expr {
-                kind: ExprKind::StringLit(s),
-                ..
-            })) => {
+            (
+                Ty::Array(_, n),
+                Initializer::Expr(Expr {
+                    kind: ExprKind::StringLit(s),
+                    ..
+                }),
+            ) => {
                 for (k, &b) in s.iter().enumerate().take(*n as usize) {
                     if let Some(x) = bytes.get_mut(off + k) {
                         *x = b;
@@ -879,7 +890,9 @@ impl Compiler {
 
     fn local_object(&mut self, size: u64) -> u32 {
         let off = ((self.f.frame_bytes + 7) & !7).saturating_add(PAD);
-        let size32 = u32::try_from(size).unwrap_or(u32::MAX / 4).min(u32::MAX / 4);
+        let size32 = u32::try_from(size)
+            .unwrap_or(u32::MAX / 4)
+            .min(u32::MAX / 4);
         self.f.frame_bytes = off.saturating_add(size32).saturating_add(PAD);
         self.f.objects.push((off, size32));
         self.f.objects.len() as u32 - 1
@@ -1092,7 +1105,11 @@ impl Compiler {
                         continue;
                     };
                     self.emit(Instr::Slot(tmp));
-                    self.emit(Instr::Const(super::vm::convert(Sc::I64, k.sc(), c.as_i64() as u64)));
+                    self.emit(Instr::Const(super::vm::convert(
+                        Sc::I64,
+                        k.sc(),
+                        c.as_i64() as u64,
+                    )));
                     self.emit(Instr::Cmp(Cop::Eq, k));
                     let j = self.emit(Instr::Jnz(0));
                     self.f.case_targets.insert(id, j);
@@ -1160,7 +1177,10 @@ impl Compiler {
                 if self.const_eval(size).is_none() {
                     let et = self.ty(elem, dc.span);
                     if matches!(et, Ty::Array(_, 0)) {
-                        self.err(dc.span, "unsupported: multi-dimensional variable-length array");
+                        self.err(
+                            dc.span,
+                            "unsupported: multi-dimensional variable-length array",
+                        );
                     }
                     self.stmt_mark(s);
                     let t = self.expr(size);
@@ -1179,7 +1199,10 @@ impl Compiler {
             let ty = self.ty(&dc.ty, dc.span);
             let ty = self.complete_array(ty, dc.init.as_ref());
             if ty == Ty::Void {
-                self.err(dc.name_span, format!("variable '{}' declared void", dc.name));
+                self.err(
+                    dc.name_span,
+                    format!("variable '{}' declared void", dc.name),
+                );
                 continue;
             }
             let var = match &ty {
@@ -1188,7 +1211,10 @@ impl Compiler {
                 }
                 _ => {
                     if ty.size() > (1 << 31) {
-                        self.err(dc.name_span, format!("size of array '{}' is too large", dc.name));
+                        self.err(
+                            dc.name_span,
+                            format!("size of array '{}' is too large", dc.name),
+                        );
                     }
                     Var::Local(self.local_object(ty.size()), ty.clone())
                 }
@@ -1231,7 +1257,9 @@ impl Compiler {
 
     fn local_init(&mut self, obj: u32, ty: &Ty, init: &Initializer, off: u64) {
         if let (Ty::Array(e, _), Initializer::List { items, .. }) = (ty, init) {
-            if matches!(**e, Ty::Array(..)) && items.iter().all(|i| matches!(i, Initializer::Expr(_))) {
+            if matches!(**e, Ty::Array(..))
+                && items.iter().all(|i| matches!(i, Initializer::Expr(_)))
+            {
                 let base = ty.base_elem().clone();
                 let n = (ty.size() / base.size().max(1)) as usize;
                 let bs = base.size();
@@ -1247,7 +1275,10 @@ impl Compiler {
                 ..
             })] = &items[..]
             {
-                if ty.elem().is_some_and(|e| e.sc().is_some_and(|s| s.size() == 1)) {
+                if ty
+                    .elem()
+                    .is_some_and(|e| e.sc().is_some_and(|s| s.size() == 1))
+                {
                     return self.local_init(obj, ty, one, off);
                 }
             }
@@ -1259,10 +1290,13 @@ impl Compiler {
                     self.local_init(obj, e, it, off + k as u64 * es);
                 }
             }
-            (Ty::Array(_, n), Initializer::Expr(Expr {
-                kind: ExprKind::StringLit(s),
-                ..
-            })) => {
+            (
+                Ty::Array(_, n),
+                Initializer::Expr(Expr {
+                    kind: ExprKind::StringLit(s),
+                    ..
+                }),
+            ) => {
                 let mut bytes = s.clone();
                 bytes.truncate(*n as usize);
                 let d = self.data(bytes);
@@ -1303,7 +1337,10 @@ impl Compiler {
                     return;
                 }
                 if (a == Sc::Ptr && b.is_float()) || (a.is_float() && b == Sc::Ptr) {
-                    self.err(span, format!("incompatible types when converting '{from}' to '{to}'"));
+                    self.err(
+                        span,
+                        format!("incompatible types when converting '{from}' to '{to}'"),
+                    );
                     return;
                 }
                 // Integer -> integer conversions where the canonical form already fits
@@ -1316,7 +1353,10 @@ impl Compiler {
             (_, None) if *to == Ty::Void => {}
             _ => {
                 if from != to {
-                    self.err(span, format!("incompatible types when converting '{from}' to '{to}'"));
+                    self.err(
+                        span,
+                        format!("incompatible types when converting '{from}' to '{to}'"),
+                    );
                 }
             }
         }
@@ -1364,7 +1404,10 @@ impl Compiler {
                 self.emit(Instr::ToBool(sc.promote()));
             }
             Some(_) => {}
-            None => self.err(e.span, "used value that cannot be converted to a truth value"),
+            None => self.err(
+                e.span,
+                "used value that cannot be converted to a truth value",
+            ),
         }
     }
 
@@ -1461,7 +1504,9 @@ impl Compiler {
                 if let (Some(sc), Some(CVal::F(f))) = (to.sc(), self.const_eval(expr)) {
                     if sc.is_int() && sc != Sc::Bool {
                         let v = match sc {
-                            Sc::I8 | Sc::I16 | Sc::I32 => super::vm::canon(sc, f as i32 as i64 as u64),
+                            Sc::I8 | Sc::I16 | Sc::I32 => {
+                                super::vm::canon(sc, f as i32 as i64 as u64)
+                            }
                             Sc::U8 | Sc::U16 | Sc::U32 => super::vm::canon(sc, f as u32 as u64),
                             Sc::U64 => f as u64,
                             _ => f as i64 as u64,
@@ -1489,7 +1534,11 @@ impl Compiler {
                 self.emit(Instr::Const(t.size()));
                 Ty::Scalar(Sc::U64)
             }
-            ExprKind::Call { callee, args, callee_span } => self.call(e, callee, *callee_span, args),
+            ExprKind::Call {
+                callee,
+                args,
+                callee_span,
+            } => self.call(e, callee, *callee_span, args),
             ExprKind::Index { .. } => {
                 let t = self.place(e);
                 self.load_place(t)
@@ -1705,7 +1754,11 @@ impl Compiler {
             }
             UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
                 let post = matches!(op, UnaryOp::PostInc | UnaryOp::PostDec);
-                let sign = if matches!(op, UnaryOp::PreInc | UnaryOp::PostInc) { 1 } else { -1 };
+                let sign = if matches!(op, UnaryOp::PreInc | UnaryOp::PostInc) {
+                    1
+                } else {
+                    -1
+                };
                 let mut p = self.place(x);
                 if let Place::Global(_, ptr, t) = p {
                     self.emit(Instr::Const(ptr));
@@ -1778,7 +1831,10 @@ impl Compiler {
         };
         if matches!(b, Bop::Shl | Bop::Shr) {
             if ka.is_float() || kb.is_float() {
-                self.err(e.span, format!("invalid operands to binary {}", op.symbol()));
+                self.err(
+                    e.span,
+                    format!("invalid operands to binary {}", op.symbol()),
+                );
             }
             self.operand(l, &Ty::Scalar(ka.sc()));
             self.operand(r, &Ty::Scalar(Sc::I64));
@@ -1787,7 +1843,10 @@ impl Compiler {
         }
         let k = Ak::usual(ka, kb);
         if k.is_float() && matches!(b, Bop::Rem | Bop::And | Bop::Or | Bop::Xor) {
-            self.err(e.span, format!("invalid operands to binary {}", op.symbol()));
+            self.err(
+                e.span,
+                format!("invalid operands to binary {}", op.symbol()),
+            );
         }
         self.operand(l, &Ty::Scalar(k.sc()));
         self.operand(r, &Ty::Scalar(k.sc()));
@@ -1800,7 +1859,15 @@ impl Compiler {
         self.convert(&t, to, x.span);
     }
 
-    fn pointer_binary(&mut self, e: &Expr, op: BinaryOp, l: &Expr, r: &Expr, lt: &Ty, rt: &Ty) -> Ty {
+    fn pointer_binary(
+        &mut self,
+        e: &Expr,
+        op: BinaryOp,
+        l: &Expr,
+        r: &Expr,
+        lt: &Ty,
+        rt: &Ty,
+    ) -> Ty {
         let lp = matches!(lt, Ty::Ptr(_));
         let rp = matches!(rt, Ty::Ptr(_));
         if let Some(c) = cop(op) {
@@ -1836,7 +1903,10 @@ impl Compiler {
                 Ty::Scalar(Sc::I64)
             }
             _ => {
-                self.err(e.span, format!("invalid operands to binary {}", op.symbol()));
+                self.err(
+                    e.span,
+                    format!("invalid operands to binary {}", op.symbol()),
+                );
                 Ty::INT
             }
         }
@@ -1894,11 +1964,23 @@ impl Compiler {
                     } else {
                         Ak::usual(ka, kb)
                     };
-                    if k.is_float() && matches!(b, Bop::Rem | Bop::And | Bop::Or | Bop::Xor | Bop::Shl | Bop::Shr) {
-                        self.err(e.span, format!("invalid operands to binary {}", bop_.symbol()));
+                    if k.is_float()
+                        && matches!(
+                            b,
+                            Bop::Rem | Bop::And | Bop::Or | Bop::Xor | Bop::Shl | Bop::Shr
+                        )
+                    {
+                        self.err(
+                            e.span,
+                            format!("invalid operands to binary {}", bop_.symbol()),
+                        );
                     }
                     self.convert(&t, &Ty::Scalar(k.sc()), l.span);
-                    let rto = if matches!(b, Bop::Shl | Bop::Shr) { Sc::I64 } else { k.sc() };
+                    let rto = if matches!(b, Bop::Shl | Bop::Shr) {
+                        Sc::I64
+                    } else {
+                        k.sc()
+                    };
                     self.operand(r, &Ty::Scalar(rto));
                     self.emit(Instr::Bin(b, k));
                     self.convert(&Ty::Scalar(k.sc()), &t, e.span);
@@ -1919,7 +2001,11 @@ impl Compiler {
                 self.emit(Instr::StoreG(sc, off));
             }
             (None, None) => {
-                self.emit(if want { Instr::StoreKeep(sc) } else { Instr::Store(sc) });
+                self.emit(if want {
+                    Instr::StoreKeep(sc)
+                } else {
+                    Instr::Store(sc)
+                });
             }
         }
         if !want {
@@ -1975,7 +2061,11 @@ impl Compiler {
                 e.span,
                 format!(
                     "too {} arguments to function '{name}'",
-                    if args.len() < sig.params.len() { "few" } else { "many" }
+                    if args.len() < sig.params.len() {
+                        "few"
+                    } else {
+                        "many"
+                    }
                 ),
             );
             return sig.ret;
@@ -2085,15 +2175,27 @@ fn peephole(c: &mut Compiled) {
         let b = ins.get(i + 1).copied();
         let c3 = ins.get(i + 2).copied();
         let (fused, used) = match (a, b, c3) {
-            (Instr::Const(k), Some(Instr::Cmp(op, ak)), Some(Instr::Jz(t))) if free(i + 1) && free(i + 2) => {
+            (Instr::Const(k), Some(Instr::Cmp(op, ak)), Some(Instr::Jz(t)))
+                if free(i + 1) && free(i + 2) =>
+            {
                 (Instr::CmpCJz(op, ak, t, k), 3)
             }
-            (Instr::Cmp(op, ak), Some(Instr::Jz(t)), _) if free(i + 1) => (Instr::CmpJz(op, ak, t), 2),
-            (Instr::Const(k), Some(Instr::Cmp(op, ak)), _) if free(i + 1) => (Instr::CmpC(op, ak, k), 2),
-            (Instr::Const(k), Some(Instr::Bin(op, ak)), _) if free(i + 1) => (Instr::BinC(op, ak, k), 2),
-            (Instr::IncSlot { slot, sc, delta, .. }, Some(Instr::Pop), _) if free(i + 1) => {
-                (Instr::IncSlotDrop { slot, sc, delta }, 2)
+            (Instr::Cmp(op, ak), Some(Instr::Jz(t)), _) if free(i + 1) => {
+                (Instr::CmpJz(op, ak, t), 2)
             }
+            (Instr::Const(k), Some(Instr::Cmp(op, ak)), _) if free(i + 1) => {
+                (Instr::CmpC(op, ak, k), 2)
+            }
+            (Instr::Const(k), Some(Instr::Bin(op, ak)), _) if free(i + 1) => {
+                (Instr::BinC(op, ak, k), 2)
+            }
+            (
+                Instr::IncSlot {
+                    slot, sc, delta, ..
+                },
+                Some(Instr::Pop),
+                _,
+            ) if free(i + 1) => (Instr::IncSlotDrop { slot, sc, delta }, 2),
             _ => (a, 1),
         };
         for k in 1..used {

@@ -59,7 +59,9 @@ pub struct CompileError {
 impl CompileError {
     /// Whether any error reports a feature fixloop does not support (vs. an invalid program).
     pub fn is_unsupported(&self) -> bool {
-        self.diagnostics.iter().any(|d| d.is_error() && d.is_unsupported())
+        self.diagnostics
+            .iter()
+            .any(|d| d.is_error() && d.is_unsupported())
     }
     /// The first error's message (for one-line reports).
     pub fn first_error(&self) -> String {
@@ -307,9 +309,12 @@ pub fn compile(source: &str) -> Result<Program, CompileError> {
             diagnostics: std::mem::take(diags),
         })
     };
-    let (shape, entry, entry_params, entry_ret) = if let Some(&m) = compiled.func_index.get("main") {
+    let (shape, entry, entry_params, entry_ret) = if let Some(&m) = compiled.func_index.get("main")
+    {
         let sig = compiled.signatures.iter().find(|s| s.0 == "main");
-        let params = sig.map(|s| s.1.iter().map(|p| p.1.clone()).collect()).unwrap_or_default();
+        let params = sig
+            .map(|s| s.1.iter().map(|p| p.1.clone()).collect())
+            .unwrap_or_default();
         (Shape::Main, m, params, Ty::INT)
     } else {
         let kind = |t: &Ty| match t {
@@ -348,7 +353,12 @@ pub fn compile(source: &str) -> Result<Program, CompileError> {
                 .collect(),
             ret: kind(&sig.2).unwrap_or(NumKind::Int),
         };
-        (shape, idx, sig.1.iter().map(|p| p.1.clone()).collect(), sig.2.clone())
+        (
+            shape,
+            idx,
+            sig.1.iter().map(|p| p.1.clone()).collect(),
+            sig.2.clone(),
+        )
     };
     Ok(Program {
         inner: Arc::new(Inner {
@@ -492,7 +502,11 @@ impl Program {
 }
 
 fn stdin_line(nums: &[Num]) -> String {
-    let mut s = nums.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" ");
+    let mut s = nums
+        .iter()
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
     s.push('\n');
     s
 }

@@ -512,7 +512,8 @@ impl<'a> Vm<'a> {
     pub fn write(&mut self, bytes: &[u8]) -> Result<(), Trap> {
         if self.stdout.len() + bytes.len() > self.limits.output_bytes {
             let room = self.limits.output_bytes.saturating_sub(self.stdout.len());
-            self.stdout.extend_from_slice(&bytes[..room.min(bytes.len())]);
+            self.stdout
+                .extend_from_slice(&bytes[..room.min(bytes.len())]);
             return Err(Trap::Output);
         }
         self.stdout.extend_from_slice(bytes);

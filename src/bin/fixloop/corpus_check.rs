@@ -41,10 +41,16 @@ pub fn catching_runner(p: &Program, stdin: &[u8], limits: &Limits) -> Result<Exe
 /// The corpora under `dir`: itself if it holds subject files, else its subfolders.
 pub fn corpora(dir: &std::path::Path) -> Vec<(String, PathBuf)> {
     let has_json = std::fs::read_dir(dir)
-        .map(|rd| rd.filter_map(|e| e.ok()).any(|e| e.path().extension().is_some_and(|x| x == "json")))
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .any(|e| e.path().extension().is_some_and(|x| x == "json"))
+        })
         .unwrap_or(false);
     if has_json {
-        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         return vec![(name, dir.to_path_buf())];
     }
     let mut v: Vec<_> = std::fs::read_dir(dir)
@@ -52,7 +58,14 @@ pub fn corpora(dir: &std::path::Path) -> Vec<(String, PathBuf)> {
             rd.filter_map(|e| e.ok())
                 .map(|e| e.path())
                 .filter(|p| p.is_dir())
-                .map(|p| (p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(), p))
+                .map(|p| {
+                    (
+                        p.file_name()
+                            .map(|n| n.to_string_lossy().into_owned())
+                            .unwrap_or_default(),
+                        p,
+                    )
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -94,9 +107,11 @@ pub fn main(a: CheckArgs) -> ExitCode {
         memory_bytes: a.memory_mib << 20,
         ..Limits::default()
     };
-    let threads = a
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let threads = a.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
     // Panics are caught and counted; keep the default hook quiet while checking.
     std::panic::set_hook(Box::new(|_| {}));
     let runner: &Runner = &catching_runner;
@@ -137,9 +152,21 @@ pub fn main(a: CheckArgs) -> ExitCode {
     } else {
         println!(
             "{:<14} {:>8} {:>10} {:>10} {:>9} {:>11} {:>8} {:>8} {:>6} {:>10}",
-            "corpus", "subjects", "executions", "agree", "agree%", "unsupported", "timeouts", "rt-errors", "panics", "exec/s"
+            "corpus",
+            "subjects",
+            "executions",
+            "agree",
+            "agree%",
+            "unsupported",
+            "timeouts",
+            "rt-errors",
+            "panics",
+            "exec/s"
         );
-        let mut rows = per.iter().map(|(n, r, s)| (n.clone(), r, *s)).collect::<Vec<_>>();
+        let mut rows = per
+            .iter()
+            .map(|(n, r, s)| (n.clone(), r, *s))
+            .collect::<Vec<_>>();
         rows.push(("total".into(), &total, secs));
         for (n, r, s) in rows {
             println!(
@@ -153,7 +180,11 @@ pub fn main(a: CheckArgs) -> ExitCode {
                 r.timeouts,
                 r.runtime_errors,
                 r.panics,
-                if s > 0.0 { r.executions as f64 / s } else { 0.0 }
+                if s > 0.0 {
+                    r.executions as f64 / s
+                } else {
+                    0.0
+                }
             );
         }
         if !total.unsupported.is_empty() {
