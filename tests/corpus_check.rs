@@ -1,6 +1,10 @@
 //! The language bar on the real corpora: at least 99% of test executions agree with gcc's
 //! recorded verdicts on both Codeflaws and IntroClass, with no panics. Skipped with a message
-//! when `../shared/benchmarks` is absent.
+//! when `../shared/benchmarks` (or `$FIXLOOP_BENCHMARKS`) is absent.
+//!
+//! About 46 000 program runs, some of them millions of steps: too slow for a debug build, so
+//! the tests are `#[ignore]`d there; run them with
+//! `cargo test --release --test corpus_check -- --ignored`.
 
 use fixloop::lang::corpus_check::{check_all, load_dir, plain_runner};
 use fixloop::lang::Limits;
@@ -69,11 +73,13 @@ fn check_corpus(name: &str) {
 }
 
 #[test]
+#[ignore = "slow: run in release with --ignored"]
 fn codeflaws_agrees_with_gcc() {
     check_corpus("codeflaws");
 }
 
 #[test]
+#[ignore = "slow: run in release with --ignored"]
 fn introclass_agrees_with_gcc() {
     check_corpus("introclass");
 }
