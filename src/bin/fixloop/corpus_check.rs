@@ -14,8 +14,9 @@ pub struct CheckArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
-    /// Step budget per run.
-    #[arg(long, default_value_t = Limits::default().fuel)]
+    /// Step budget per run. Larger than the library default: accepted Codeforces solutions
+    /// run up to ~2*10^8 steps within their time limit.
+    #[arg(long, default_value_t = 300_000_000)]
     fuel: u64,
     /// Memory budget per run in MiB (Codeforces allows 256).
     #[arg(long, default_value_t = 256)]
