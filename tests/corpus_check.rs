@@ -1,0 +1,80 @@
+//! The language bar on the real corpora: at least 99% of test executions agree with gcc's
+//! recorded verdicts on both Codeflaws and IntroClass, with no panics. Skipped with a message
+//! when `../shared/benchmarks` (or `$FIXLOOP_BENCHMARKS`) is absent.
+//!
+//! About 46 000 program runs, some of them millions of steps: too slow for a debug build, so
+//! the tests are `#[ignore]`d there; run them with
+//! `cargo test --release --test corpus_check -- --ignored`.
+
+use fixloop::lang::corpus_check::{check_all, load_dir, plain_runner};
+use fixloop::lang::Limits;
+use std::path::Path;
+
+fn check_corpus(name: &str) {
+    let root = std::env::var_os("FIXLOOP_BENCHMARKS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks"));
+    let dir = root.join(name);
+    if !dir.is_dir() {
+        eprintln!("{} not found: skipping the corpus check", dir.display());
+        return;
+    }
+    let (subjects, bad) = load_dir(&dir).expect("read corpus");
+    assert!(bad.is_empty(), "unreadable subjects: {bad:?}");
+    // Accepted Codeforces solutions run up to ~2*10^8 steps within their time limit.
+    let limits = Limits {
+        fuel: 300_000_000,
+        memory_bytes: 256 << 20,
+        ..Limits::default()
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let r = check_all(&subjects, &limits, &plain_runner, threads);
+    let shown: Vec<String> = r
+        .disagreements
+        .iter()
+        .take(20)
+        .map(|d| {
+            format!(
+                "{} {} {} gcc_passes={} ({}) out={:?} want={:?}",
+                d.subject,
+                d.program.name(),
+                d.test,
+                d.gcc_passes,
+                d.outcome,
+                d.stdout,
+                d.expected
+            )
+        })
+        .collect();
+    eprintln!(
+        "{name}: {} subjects, {} executions, agree {}/{} = {:.3}%, unsupported {}, timeouts {}, runtime errors {}",
+        r.subjects,
+        r.executions,
+        r.agree,
+        r.compared,
+        100.0 * r.agreement(),
+        r.unsupported.len(),
+        r.timeouts,
+        r.runtime_errors
+    );
+    assert_eq!(r.panics, 0);
+    assert!(
+        r.agreement_including_unsupported() >= 0.99,
+        "{name}: agreement {:.4} < 0.99; unsupported {:?}\n{}",
+        r.agreement_including_unsupported(),
+        r.unsupported,
+        shown.join("\n")
+    );
+}
+
+#[test]
+#[ignore = "slow: run in release with --ignored"]
+fn codeflaws_agrees_with_gcc() {
+    check_corpus("codeflaws");
+}
+
+#[test]
+#[ignore = "slow: run in release with --ignored"]
+fn introclass_agrees_with_gcc() {
+    check_corpus("introclass");
+}
