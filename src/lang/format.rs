@@ -1774,6 +1774,7 @@ mod tests {
         assert_eq!(inp.getchar(), None);
     }
 
+    #[cfg(not(target_arch = "wasm32"))] // proptest is a native-only dev-dependency
     proptest::proptest! {
         #[test]
         fn printf_never_panics(fmt in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..40),
