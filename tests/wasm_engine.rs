@@ -17,23 +17,35 @@ fn interpreter_runs_and_bounds_programs_in_wasm() {
     assert_eq!(String::from_utf8_lossy(&run.stdout), "6765 6.667\n");
 
     let endless = compile("int main(void) { for (;;) {} return 0; }").expect("compiles");
-    assert_eq!(endless.run(b"", &Limits::default()).outcome, Outcome::Timeout);
+    assert_eq!(
+        endless.run(b"", &Limits::default()).outcome,
+        Outcome::Timeout
+    );
 
-    let deep = compile("int d(int n) { return n == 0 ? 0 : 1 + d(n - 1); }\nint main(void) { return d(1000000); }")
-        .expect("compiles");
-    assert!(matches!(deep.run(b"", &Limits::default()).outcome, Outcome::CallDepth | Outcome::MemoryLimit));
+    let deep = compile(
+        "int d(int n) { return n == 0 ? 0 : 1 + d(n - 1); }\nint main(void) { return d(1000000); }",
+    )
+    .expect("compiles");
+    assert!(matches!(
+        deep.run(b"", &Limits::default()).outcome,
+        Outcome::CallDepth | Outcome::MemoryLimit
+    ));
 }
 
 #[wasm_bindgen_test]
 fn parse_errors_carry_lines_in_wasm() {
-    let error = compile("int main(void) {\n  int x = 1\n  return x;\n}\n").expect_err("a missing semicolon");
+    let error = compile("int main(void) {\n  int x = 1\n  return x;\n}\n")
+        .expect_err("a missing semicolon");
     assert!(error.to_string().contains("2:"), "{error}");
 }
 
 #[wasm_bindgen_test]
 fn learner_finds_the_smallest_oracle_in_wasm() {
     let vars: Vec<String> = ["a", "b", "out"].iter().map(|s| s.to_string()).collect();
-    let ex = |a: i64, b: i64, out: i64, bug| Example { point: vec![Value::Int(a), Value::Int(b), Value::Int(out)], bug };
+    let ex = |a: i64, b: i64, out: i64, bug| Example {
+        point: vec![Value::Int(a), Value::Int(b), Value::Int(out)],
+        bug,
+    };
     let data = [
         ex(3, 3, 2, true),
         ex(5, 5, 2, true),
@@ -44,5 +56,8 @@ fn learner_finds_the_smallest_oracle_in_wasm() {
     ];
     let report = learn(&vars, &data, &LearnConfig::default());
     assert_eq!(report.stop, StopReason::Found);
-    assert_eq!(report.formula.expect("a formula").to_string(), "(a = b) and (out = 2)");
+    assert_eq!(
+        report.formula.expect("a formula").to_string(),
+        "(a = b) and (out = 2)"
+    );
 }

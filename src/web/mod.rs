@@ -51,11 +51,15 @@ fn app() -> Html {
 
     let on_source = {
         let source = source.clone();
-        Callback::from(move |e: InputEvent| source.set(e.target_unchecked_into::<HtmlTextAreaElement>().value()))
+        Callback::from(move |e: InputEvent| {
+            source.set(e.target_unchecked_into::<HtmlTextAreaElement>().value())
+        })
     };
     let on_input = {
         let input = input.clone();
-        Callback::from(move |e: InputEvent| input.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+        Callback::from(move |e: InputEvent| {
+            input.set(e.target_unchecked_into::<HtmlInputElement>().value())
+        })
     };
     let on_run = {
         let (source, input, view) = (source.clone(), input.clone(), view.clone());
