@@ -1,0 +1,20 @@
+//! Human in the loop (Learn2fix): the fuzzer, the decide2label active loop, labellers and the paper's metrics.
+//!
+//! [`fuzz`] mutates failing inputs, [`session`] is the step-able loop (Algorithm 1 with
+//! decide2label, Algorithm 2) over a [`observe::Runner`] (the program under repair) and a
+//! [`learner::BugOracle`] (the learned bug formula), and asks a [`session::Labeller`].
+
+pub mod fuzz;
+pub mod learner;
+pub mod num;
+pub mod observe;
+pub mod session;
+
+pub use fuzz::{FuzzConfig, FuzzStop, Fuzzer, Range};
+pub use learner::{BugOracle, Example, LearnStatus};
+pub use num::Num;
+pub use observe::{Observation, OutputEncoder, Runner, Status};
+pub use session::{
+    ActiveConfig, ActiveLoop, AskReason, Label, LabelledTest, Labeller, Query, Report, Step,
+    StopReason,
+};
