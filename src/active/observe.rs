@@ -34,6 +34,12 @@ pub trait Runner {
     fn run(&mut self, input: &[Num]) -> Observation;
 }
 
+impl<F: FnMut(&[Num]) -> Observation> Runner for F {
+    fn run(&mut self, input: &[Num]) -> Observation {
+        self(input)
+    }
+}
+
 /// Output code of a run that ran out of fuel.
 pub const TIMEOUT_CODE: i64 = -1_000_000_001;
 /// Output code of a run that stopped with a runtime error.

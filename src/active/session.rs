@@ -216,6 +216,12 @@ pub trait Labeller {
     fn label(&mut self, query: &Query) -> Label;
 }
 
+impl<F: FnMut(&Query) -> Label> Labeller for F {
+    fn label(&mut self, query: &Query) -> Label {
+        self(query)
+    }
+}
+
 /// Learn2fix's loop (Algorithm 1) with decide2label (Algorithm 2), one question at a
 /// time: call [`ActiveLoop::next_step`], then [`ActiveLoop::answer`] for a question.
 ///
