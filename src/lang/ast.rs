@@ -1,0 +1,976 @@
+//! The abstract syntax tree of the C subset: a plain owned tree with spans and dense node ids.
+//!
+//! Conventions every consumer may rely on:
+//!
+//! - Every [`Expr`], [`Stmt`], [`Block`], [`Declaration`], [`Declarator`], [`Param`] and
+//!   [`FunctionDef`] has a [`NodeId`] unique within its [`TranslationUnit`]. Ids are dense
+//!   (`0..TranslationUnit::node_count`) and assigned in source order (pre-order: a parent
+//!   before its children, children left to right).
+//! - Spans are byte offsets into the ORIGINAL source text (before preprocessing). Tokens
+//!   produced by a macro expansion carry the span of the macro invocation (`MAX` or
+//!   `max(a, b)`), so a node built from them points at the user's text. When a node starts
+//!   or ends strictly inside a macro expansion its span covers more text than the node
+//!   itself, and [`Span::macro_inner`] is set: splice-based edits must not target it.
+//! - Typedef names are resolved by the parser: a declaration `ll x;` after
+//!   `typedef long long ll;` has type `Scalar(LongLong)`. Typedef declarations stay in the
+//!   tree (storage [`Storage::Typedef`]) so the text can be printed back; back ends skip them.
+//! - Types are kept as declared: an array parameter `int a[]` has type
+//!   `Array { elem: Int, size: None }`, not a pointer (the back end adjusts it).
+//! - Function prototypes (`int f(int);`) are [`Declaration`]s whose declarator has a
+//!   [`Type::Function`] type; function definitions are [`Item::Function`].
+
+use std::fmt;
+
+/// Unique id of a node within one translation unit (dense, source order).
+pub type NodeId = u32;
+
+/// A source range in the original text: bytes `start..end`, and the 1-based line and
+/// column (in characters) of `start`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    /// Byte offset of the first byte.
+    pub start: u32,
+    /// Byte offset one past the last byte.
+    pub end: u32,
+    /// 1-based line of `start`.
+    pub line: u32,
+    /// 1-based column (in characters) of `start`.
+    pub col: u32,
+    /// The node starts or ends strictly inside a macro expansion, so `start..end` (the
+    /// invocation text) is not exactly this node's text. Never splice an edit over it.
+    pub macro_inner: bool,
+}
+
+impl Span {
+    /// The smallest span covering `self` and `other` (line/col taken from the earlier one).
+    /// `macro_inner` is not propagated: the parser computes it per node.
+    pub fn to(self, other: Span) -> Span {
+        let first = if other.start < self.start {
+            other
+        } else {
+            self
+        };
+        Span {
+            start: first.start,
+            end: self.end.max(other.end),
+            line: first.line,
+            col: first.col,
+            macro_inner: false,
+        }
+    }
+
+    /// The byte range `start..end` as `usize`s, for slicing the source.
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// A whole program (one source file after preprocessing).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct TranslationUnit {
+    /// `#include` lines, in source order (not those in skipped `#if 0` branches).
+    pub includes: Vec<Include>,
+    /// Top-level declarations and function definitions, in source order.
+    pub items: Vec<Item>,
+    /// Number of node ids used: every id is `< node_count`.
+    pub node_count: u32,
+}
+
+/// One `#include <header>` or `#include "header"` line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Include {
+    /// The header name between the delimiters, e.g. `stdio.h`.
+    pub header: String,
+    /// `true` for `<...>`, `false` for `"..."`.
+    pub system: bool,
+    /// Span of the whole directive line (from `#` to the end of the header name).
+    pub span: Span,
+}
+
+/// A top-level item.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    /// A function definition with a body.
+    Function(FunctionDef),
+    /// A global declaration: variables, prototypes, typedefs, enum constants.
+    Decl(Declaration),
+}
+
+/// Storage class (and `typedef`) of a declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Storage {
+    /// No storage class written.
+    #[default]
+    None,
+    /// `static`
+    Static,
+    /// `extern`
+    Extern,
+    /// `register`
+    Register,
+    /// `auto`
+    Auto,
+    /// `typedef`: the declarators name types, not objects.
+    Typedef,
+}
+
+/// A function definition `ret name(params) { body }`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionDef {
+    /// Node id.
+    pub id: NodeId,
+    /// From the first specifier to the closing brace.
+    pub span: Span,
+    /// Function name.
+    pub name: String,
+    /// Span of the name.
+    pub name_span: Span,
+    /// Return type (`int` when omitted, as in `main() {...}`).
+    pub ret: Type,
+    /// Parameters; empty for `()` and `(void)`.
+    pub params: Vec<Param>,
+    /// Ends with `, ...`.
+    pub variadic: bool,
+    /// Written as `()` (parameters unspecified), not `(void)`.
+    pub unspecified_params: bool,
+    /// `static`, `extern` or none.
+    pub storage: Storage,
+    /// Declared `inline`.
+    pub is_inline: bool,
+    /// The body.
+    pub body: Block,
+}
+
+/// One function parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    /// Node id.
+    pub id: NodeId,
+    /// From the first specifier to the end of the declarator.
+    pub span: Span,
+    /// Name, absent in prototypes like `int f(int);`.
+    pub name: Option<String>,
+    /// Declared type, as written (`int a[]` stays an array type).
+    pub ty: Type,
+    /// Declared `const`.
+    pub is_const: bool,
+}
+
+/// Scalar (non-derived) types. `long double` is kept distinct but may be treated as
+/// `double`; `long` is 64-bit (LP64); `char` is signed (x86-64 gcc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScalarType {
+    /// `void`
+    Void,
+    /// `_Bool` / `bool`
+    Bool,
+    /// `char` (signed on x86-64)
+    Char,
+    /// `signed char`
+    SChar,
+    /// `unsigned char`
+    UChar,
+    /// `short`
+    Short,
+    /// `unsigned short`
+    UShort,
+    /// `int`, `signed`, also enum types
+    Int,
+    /// `unsigned`, `unsigned int`
+    UInt,
+    /// `long`
+    Long,
+    /// `unsigned long`
+    ULong,
+    /// `long long`, `__int64`
+    LongLong,
+    /// `unsigned long long`, `unsigned __int64`
+    ULongLong,
+    /// `float`
+    Float,
+    /// `double`
+    Double,
+    /// `long double`
+    LongDouble,
+}
+
+impl ScalarType {
+    /// The C spelling, e.g. `unsigned long long`.
+    pub fn c_name(self) -> &'static str {
+        match self {
+            ScalarType::Void => "void",
+            ScalarType::Bool => "_Bool",
+            ScalarType::Char => "char",
+            ScalarType::SChar => "signed char",
+            ScalarType::UChar => "unsigned char",
+            ScalarType::Short => "short",
+            ScalarType::UShort => "unsigned short",
+            ScalarType::Int => "int",
+            ScalarType::UInt => "unsigned int",
+            ScalarType::Long => "long",
+            ScalarType::ULong => "unsigned long",
+            ScalarType::LongLong => "long long",
+            ScalarType::ULongLong => "unsigned long long",
+            ScalarType::Float => "float",
+            ScalarType::Double => "double",
+            ScalarType::LongDouble => "long double",
+        }
+    }
+
+    /// Integer types (including `_Bool` and `char`).
+    pub fn is_integer(self) -> bool {
+        !matches!(
+            self,
+            ScalarType::Void | ScalarType::Float | ScalarType::Double | ScalarType::LongDouble
+        )
+    }
+
+    /// Floating types.
+    pub fn is_floating(self) -> bool {
+        matches!(
+            self,
+            ScalarType::Float | ScalarType::Double | ScalarType::LongDouble
+        )
+    }
+}
+
+/// A C type as declared: a scalar base with pointer, array and function derivations.
+///
+/// `int *a[10]` is `Array { elem: Pointer(Scalar(Int)), size: Some(10) }`;
+/// `int m[3][4]` is `Array { elem: Array { elem: Int, size: 4 }, size: 3 }`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Type {
+    /// A scalar type (or `void`).
+    Scalar(ScalarType),
+    /// Pointer to the inner type.
+    Pointer(Box<Type>),
+    /// Array of `elem`; `size` is the constant expression written between the brackets,
+    /// `None` for `[]` (size from the initialiser, or an array parameter).
+    Array {
+        /// Element type.
+        elem: Box<Type>,
+        /// Size expression as written (not evaluated by the parser).
+        size: Option<Box<Expr>>,
+    },
+    /// A function type (prototypes only; calls through pointers are unsupported).
+    Function {
+        /// Return type.
+        ret: Box<Type>,
+        /// Parameters; empty for `()` and `(void)`.
+        params: Vec<Param>,
+        /// Ends with `, ...`.
+        variadic: bool,
+        /// Written `()`.
+        unspecified_params: bool,
+    },
+}
+
+impl Type {
+    /// `int`
+    pub const INT: Type = Type::Scalar(ScalarType::Int);
+
+    /// The scalar at the bottom of all derivations (`int` for `int *a[3][4]`); for a
+    /// function type, the return type's base.
+    pub fn base(&self) -> ScalarType {
+        match self {
+            Type::Scalar(s) => *s,
+            Type::Pointer(t) => t.base(),
+            Type::Array { elem, .. } => elem.base(),
+            Type::Function { ret, .. } => ret.base(),
+        }
+    }
+
+    /// The array dimension expressions, outermost first, while the type is an array
+    /// (`int m[3][4]` gives `[Some(3), Some(4)]`).
+    pub fn array_dims(&self) -> Vec<Option<&Expr>> {
+        let mut dims = Vec::new();
+        let mut t = self;
+        while let Type::Array { elem, size } = t {
+            dims.push(size.as_deref());
+            t = elem;
+        }
+        dims
+    }
+
+    /// The number of pointer levels below the array dimensions (`char *argv[]` gives 1).
+    pub fn pointer_levels(&self) -> usize {
+        let mut t = self;
+        while let Type::Array { elem, .. } = t {
+            t = elem;
+        }
+        let mut n = 0;
+        while let Type::Pointer(inner) = t {
+            n += 1;
+            t = inner;
+        }
+        n
+    }
+
+    /// Whether this is a plain scalar type.
+    pub fn as_scalar(&self) -> Option<ScalarType> {
+        match self {
+            Type::Scalar(s) => Some(*s),
+            _ => None,
+        }
+    }
+}
+
+/// A declaration: specifiers and a list of declarators (`int a, b[10], *c = 0;`).
+/// Also prototypes (declarators of function type) and typedefs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Declaration {
+    /// Node id.
+    pub id: NodeId,
+    /// From the first specifier to the `;`.
+    pub span: Span,
+    /// Storage class, or [`Storage::Typedef`].
+    pub storage: Storage,
+    /// Declared `const`.
+    pub is_const: bool,
+    /// Enumeration constants defined by an `enum { ... }` specifier in this declaration
+    /// (usually empty). Their type is `int`.
+    pub enum_consts: Vec<EnumConst>,
+    /// The declarators; may be empty (`enum { A, B };`).
+    pub declarators: Vec<Declarator>,
+}
+
+/// One enumeration constant `NAME` or `NAME = value`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumConst {
+    /// The constant's name.
+    pub name: String,
+    /// Span of the name (and value if any).
+    pub span: Span,
+    /// The explicit value expression; `None` means previous + 1 (or 0 for the first).
+    pub value: Option<Expr>,
+}
+
+/// One declarator of a declaration: name, full type, optional initialiser.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Declarator {
+    /// Node id.
+    pub id: NodeId,
+    /// From the name (or leading `*`) to the end of the initialiser.
+    pub span: Span,
+    /// Declared name.
+    pub name: String,
+    /// Span of the name alone.
+    pub name_span: Span,
+    /// Full declared type (base type plus this declarator's derivations).
+    pub ty: Type,
+    /// Initialiser after `=`.
+    pub init: Option<Initializer>,
+}
+
+/// An initialiser: an expression or a brace list (nested for multi-dimensional arrays).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Initializer {
+    /// `= expr` (including string literals for `char s[] = "abc"`).
+    Expr(Expr),
+    /// `= { a, b, { c, d } }`
+    List {
+        /// The elements in order.
+        items: Vec<Initializer>,
+        /// From `{` to `}`.
+        span: Span,
+    },
+}
+
+/// A `{ ... }` block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    /// Node id.
+    pub id: NodeId,
+    /// From `{` to `}`.
+    pub span: Span,
+    /// The statements and declarations in order.
+    pub stmts: Vec<Stmt>,
+}
+
+/// A statement (or a local declaration) with its span and id.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    /// Node id (coverage and fault localisation key on it).
+    pub id: NodeId,
+    /// From the first token to the last (including the `;`).
+    pub span: Span,
+    /// What kind of statement.
+    pub kind: StmtKind,
+}
+
+/// Statement kinds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    /// `expr;`
+    Expr(Expr),
+    /// A local declaration `int a = 1, b[3];` (also local typedefs and prototypes).
+    Decl(Declaration),
+    /// `{ ... }`
+    Block(Block),
+    /// `;`
+    Empty,
+    /// `if (cond) then else els`
+    If {
+        /// Condition.
+        cond: Expr,
+        /// Then branch.
+        then: Box<Stmt>,
+        /// Else branch.
+        els: Option<Box<Stmt>>,
+    },
+    /// `while (cond) body`
+    While {
+        /// Condition.
+        cond: Expr,
+        /// Body.
+        body: Box<Stmt>,
+    },
+    /// `do body while (cond);`
+    DoWhile {
+        /// Body.
+        body: Box<Stmt>,
+        /// Condition.
+        cond: Expr,
+    },
+    /// `for (init; cond; step) body`
+    For {
+        /// Initialiser: a [`StmtKind::Decl`] or [`StmtKind::Expr`] statement (its span
+        /// includes the first `;`), or `None` when empty.
+        init: Option<Box<Stmt>>,
+        /// Condition; `None` means always true.
+        cond: Option<Expr>,
+        /// Step expression.
+        step: Option<Expr>,
+        /// Body.
+        body: Box<Stmt>,
+    },
+    /// `switch (cond) body`
+    Switch {
+        /// The controlling expression.
+        cond: Expr,
+        /// The body (usually a block containing `case` statements).
+        body: Box<Stmt>,
+    },
+    /// `case value: body` (the body is the statement right after the colon; following
+    /// statements of the block are siblings).
+    Case {
+        /// The case constant expression.
+        value: Expr,
+        /// The labelled statement.
+        body: Box<Stmt>,
+    },
+    /// `default: body`
+    Default {
+        /// The labelled statement.
+        body: Box<Stmt>,
+    },
+    /// `name: body`
+    Label {
+        /// Label name.
+        name: String,
+        /// The labelled statement.
+        body: Box<Stmt>,
+    },
+    /// `goto name;`
+    Goto(String),
+    /// `break;`
+    Break,
+    /// `continue;`
+    Continue,
+    /// `return;` or `return expr;`
+    Return(Option<Expr>),
+}
+
+/// An expression with its span and id.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    /// Node id.
+    pub id: NodeId,
+    /// The source text of this expression (see [`Span::macro_inner`]).
+    pub span: Span,
+    /// What kind of expression.
+    pub kind: ExprKind,
+}
+
+/// Unary operators (prefix and postfix).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// `-x`
+    Neg,
+    /// `+x`
+    Plus,
+    /// `!x`
+    Not,
+    /// `~x`
+    BitNot,
+    /// `*p`
+    Deref,
+    /// `&x`
+    AddrOf,
+    /// `++x`
+    PreInc,
+    /// `--x`
+    PreDec,
+    /// `x++`
+    PostInc,
+    /// `x--`
+    PostDec,
+}
+
+/// Binary operators (the comma operator is [`ExprKind::Comma`], assignment is
+/// [`ExprKind::Assign`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+    /// `<`
+    Lt,
+    /// `>`
+    Gt,
+    /// `<=`
+    Le,
+    /// `>=`
+    Ge,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `&`
+    BitAnd,
+    /// `^`
+    BitXor,
+    /// `|`
+    BitOr,
+    /// `&&`
+    LogAnd,
+    /// `||`
+    LogOr,
+}
+
+/// Expression kinds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// Integer literal. `ty` follows C's rules for the spelling and suffix on LP64
+    /// (`Int`, `UInt`, `Long`, `ULong`, `LongLong`, `ULongLong`).
+    IntLit {
+        /// The value (literals are never negative; `-1` is `Neg(1)`).
+        value: u64,
+        /// The literal's C type.
+        ty: ScalarType,
+    },
+    /// Floating literal; `ty` is `Double`, `Float` (suffix `f`) or `LongDouble` (`l`).
+    FloatLit {
+        /// The value.
+        value: f64,
+        /// The literal's C type.
+        ty: ScalarType,
+    },
+    /// Character literal `'a'`, `'\n'`; type `int`, value as gcc computes it (a single
+    /// char is sign-extended from `char`).
+    CharLit(i64),
+    /// String literal (adjacent literals concatenated); the bytes after escape
+    /// processing, without the terminating NUL.
+    StringLit(Vec<u8>),
+    /// A name: variable, function, or enumeration constant.
+    Ident(String),
+    /// Unary operator application.
+    Unary {
+        /// The operator.
+        op: UnaryOp,
+        /// The operand.
+        operand: Box<Expr>,
+    },
+    /// Binary operator application.
+    Binary {
+        /// The operator.
+        op: BinaryOp,
+        /// Left operand.
+        lhs: Box<Expr>,
+        /// Right operand.
+        rhs: Box<Expr>,
+    },
+    /// `lhs = rhs` (`op` is `None`) or compound `lhs op= rhs`.
+    Assign {
+        /// `None` for `=`, `Some(Add)` for `+=`, ...
+        op: Option<BinaryOp>,
+        /// Assigned place.
+        lhs: Box<Expr>,
+        /// Value.
+        rhs: Box<Expr>,
+    },
+    /// `cond ? then : els`
+    Conditional {
+        /// Condition.
+        cond: Box<Expr>,
+        /// Value when true.
+        then: Box<Expr>,
+        /// Value when false.
+        els: Box<Expr>,
+    },
+    /// `lhs, rhs`
+    Comma {
+        /// Evaluated first, value discarded.
+        lhs: Box<Expr>,
+        /// The value.
+        rhs: Box<Expr>,
+    },
+    /// `(ty) expr`
+    Cast {
+        /// Target type.
+        ty: Type,
+        /// Operand.
+        expr: Box<Expr>,
+    },
+    /// `sizeof(type)`
+    SizeofType(Type),
+    /// `sizeof expr` (the operand is not evaluated).
+    SizeofExpr(Box<Expr>),
+    /// Call of a named function `callee(args)`.
+    Call {
+        /// Function name (calls through pointers are unsupported).
+        callee: String,
+        /// Span of the name.
+        callee_span: Span,
+        /// Arguments.
+        args: Vec<Expr>,
+    },
+    /// `base[index]`
+    Index {
+        /// The array or pointer.
+        base: Box<Expr>,
+        /// The index.
+        index: Box<Expr>,
+    },
+}
+
+impl BinaryOp {
+    /// The C spelling, e.g. `<=`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Rem => "%",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Shl => "<<",
+            BinaryOp::Shr => ">>",
+            BinaryOp::Lt => "<",
+            BinaryOp::Gt => ">",
+            BinaryOp::Le => "<=",
+            BinaryOp::Ge => ">=",
+            BinaryOp::Eq => "==",
+            BinaryOp::Ne => "!=",
+            BinaryOp::BitAnd => "&",
+            BinaryOp::BitXor => "^",
+            BinaryOp::BitOr => "|",
+            BinaryOp::LogAnd => "&&",
+            BinaryOp::LogOr => "||",
+        }
+    }
+
+    /// Binding strength (higher binds tighter): `||` is 4, `*` is 13; see [`Expr::precedence`].
+    pub fn precedence(self) -> u8 {
+        match self {
+            BinaryOp::LogOr => 4,
+            BinaryOp::LogAnd => 5,
+            BinaryOp::BitOr => 6,
+            BinaryOp::BitXor => 7,
+            BinaryOp::BitAnd => 8,
+            BinaryOp::Eq | BinaryOp::Ne => 9,
+            BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge => 10,
+            BinaryOp::Shl | BinaryOp::Shr => 11,
+            BinaryOp::Add | BinaryOp::Sub => 12,
+            BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => 13,
+        }
+    }
+
+    /// `< > <= >= == !=`
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne
+        )
+    }
+}
+
+impl UnaryOp {
+    /// The C spelling, e.g. `++`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnaryOp::Neg => "-",
+            UnaryOp::Plus => "+",
+            UnaryOp::Not => "!",
+            UnaryOp::BitNot => "~",
+            UnaryOp::Deref => "*",
+            UnaryOp::AddrOf => "&",
+            UnaryOp::PreInc | UnaryOp::PostInc => "++",
+            UnaryOp::PreDec | UnaryOp::PostDec => "--",
+        }
+    }
+
+    /// `x++` and `x--`.
+    pub fn is_postfix(self) -> bool {
+        matches!(self, UnaryOp::PostInc | UnaryOp::PostDec)
+    }
+}
+
+/// Precedence levels used by the printer (higher binds tighter).
+const PREC_COMMA: u8 = 1;
+const PREC_ASSIGN: u8 = 2;
+const PREC_COND: u8 = 3;
+const PREC_UNARY: u8 = 14;
+const PREC_POSTFIX: u8 = 15;
+const PREC_PRIMARY: u8 = 16;
+
+impl Expr {
+    /// Binding strength of this expression's top operator: comma 1, assignment 2, `?:` 3,
+    /// binary operators 4 (`||`) to 13 (`*`), unary/cast/sizeof 14, postfix 15, primary 16.
+    pub fn precedence(&self) -> u8 {
+        match &self.kind {
+            ExprKind::Comma { .. } => PREC_COMMA,
+            ExprKind::Assign { .. } => PREC_ASSIGN,
+            ExprKind::Conditional { .. } => PREC_COND,
+            ExprKind::Binary { op, .. } => op.precedence(),
+            ExprKind::Unary { op, .. } if op.is_postfix() => PREC_POSTFIX,
+            ExprKind::Unary { .. }
+            | ExprKind::Cast { .. }
+            | ExprKind::SizeofType(_)
+            | ExprKind::SizeofExpr(_) => PREC_UNARY,
+            ExprKind::Call { .. } | ExprKind::Index { .. } => PREC_POSTFIX,
+            ExprKind::IntLit { .. }
+            | ExprKind::FloatLit { .. }
+            | ExprKind::CharLit(_)
+            | ExprKind::StringLit(_)
+            | ExprKind::Ident(_) => PREC_PRIMARY,
+        }
+    }
+
+    /// Prints the expression as C with every compound subexpression parenthesised
+    /// (for tests and debugging: makes the parse tree visible).
+    pub fn to_full_parens(&self) -> String {
+        let mut s = String::new();
+        write_expr(&mut s, self, 0, true);
+        s
+    }
+}
+
+/// Prints `e` (at least binding `min_prec`) into `out`; `full` parenthesises everything.
+fn write_expr(out: &mut String, e: &Expr, min_prec: u8, full: bool) {
+    let prec = e.precedence();
+    let paren = prec < min_prec || (full && prec < PREC_PRIMARY && min_prec > 0);
+    if paren {
+        out.push('(');
+    }
+    match &e.kind {
+        ExprKind::IntLit { value, ty } => {
+            out.push_str(&value.to_string());
+            out.push_str(match ty {
+                ScalarType::UInt => "u",
+                ScalarType::Long => "L",
+                ScalarType::ULong => "UL",
+                ScalarType::LongLong => "LL",
+                ScalarType::ULongLong => "ULL",
+                _ => "",
+            });
+        }
+        ExprKind::FloatLit { value, ty } => {
+            if value.is_infinite() {
+                out.push_str("1e999");
+            } else if value.is_nan() {
+                out.push_str("(0.0/0.0)");
+            } else {
+                out.push_str(&format!("{value:?}"));
+            }
+            out.push_str(match ty {
+                ScalarType::Float => "f",
+                ScalarType::LongDouble => "L",
+                _ => "",
+            });
+        }
+        ExprKind::CharLit(v) => write_char_lit(out, *v),
+        ExprKind::StringLit(bytes) => write_string_lit(out, bytes),
+        ExprKind::Ident(name) => out.push_str(name),
+        ExprKind::Unary { op, operand } => {
+            if op.is_postfix() {
+                write_expr(out, operand, PREC_POSTFIX, full);
+                out.push_str(op.symbol());
+            } else {
+                out.push_str(op.symbol());
+                let mut inner = String::new();
+                write_expr(&mut inner, operand, PREC_UNARY, full);
+                // Avoid `- -x` becoming `--x` and `& &x` becoming `&&x`.
+                let last = op.symbol().chars().last();
+                if matches!(last, Some('-' | '+' | '&')) && inner.starts_with(last.unwrap_or(' ')) {
+                    out.push(' ');
+                }
+                out.push_str(&inner);
+            }
+        }
+        ExprKind::Binary { op, lhs, rhs } => {
+            let p = op.precedence();
+            write_expr(out, lhs, p, full);
+            out.push(' ');
+            out.push_str(op.symbol());
+            out.push(' ');
+            write_expr(out, rhs, p + 1, full);
+        }
+        ExprKind::Assign { op, lhs, rhs } => {
+            write_expr(out, lhs, PREC_UNARY, full);
+            out.push(' ');
+            if let Some(op) = op {
+                out.push_str(op.symbol());
+            }
+            out.push_str("= ");
+            write_expr(out, rhs, PREC_ASSIGN, full);
+        }
+        ExprKind::Conditional { cond, then, els } => {
+            write_expr(out, cond, PREC_COND + 1, full);
+            out.push_str(" ? ");
+            write_expr(out, then, PREC_COMMA, full);
+            out.push_str(" : ");
+            write_expr(out, els, PREC_COND, full);
+        }
+        ExprKind::Comma { lhs, rhs } => {
+            write_expr(out, lhs, PREC_COMMA, full);
+            out.push_str(", ");
+            write_expr(out, rhs, PREC_ASSIGN, full);
+        }
+        ExprKind::Cast { ty, expr } => {
+            out.push('(');
+            out.push_str(&type_to_c(ty, ""));
+            out.push(')');
+            write_expr(out, expr, PREC_UNARY, full);
+        }
+        ExprKind::SizeofType(ty) => {
+            out.push_str("sizeof(");
+            out.push_str(&type_to_c(ty, ""));
+            out.push(')');
+        }
+        ExprKind::SizeofExpr(inner) => {
+            out.push_str("sizeof ");
+            write_expr(out, inner, PREC_UNARY, full);
+        }
+        ExprKind::Call { callee, args, .. } => {
+            out.push_str(callee);
+            out.push('(');
+            for (i, a) in args.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_expr(out, a, PREC_ASSIGN, full);
+            }
+            out.push(')');
+        }
+        ExprKind::Index { base, index } => {
+            write_expr(out, base, PREC_POSTFIX, full);
+            out.push('[');
+            write_expr(out, index, 0, full);
+            out.push(']');
+        }
+    }
+    if paren {
+        out.push(')');
+    }
+}
+
+/// Escapes one byte for a char or string literal delimited by `quote`.
+fn push_escaped(out: &mut String, b: u8, quote: u8) {
+    match b {
+        b'\n' => out.push_str("\\n"),
+        b'\t' => out.push_str("\\t"),
+        b'\r' => out.push_str("\\r"),
+        b'\\' => out.push_str("\\\\"),
+        b'\'' | b'"' if b == quote => {
+            out.push('\\');
+            out.push(b as char);
+        }
+        0x20..=0x7e => out.push(b as char),
+        _ => out.push_str(&format!("\\{b:03o}")),
+    }
+}
+
+fn write_char_lit(out: &mut String, v: i64) {
+    if (-128..=255).contains(&v) {
+        out.push('\'');
+        push_escaped(out, (v & 0xff) as u8, b'\'');
+        out.push('\'');
+    } else {
+        out.push_str(&v.to_string());
+    }
+}
+
+fn write_string_lit(out: &mut String, bytes: &[u8]) {
+    out.push('"');
+    for &b in bytes {
+        push_escaped(out, b, b'"');
+    }
+    out.push('"');
+}
+
+/// Prints a type as C around the declarator text `inner` (a name, or `""` for an
+/// abstract type as in casts): `type_to_c(&int_ptr_array, "a")` gives `int *a[10]`.
+pub fn type_to_c(ty: &Type, inner: &str) -> String {
+    match ty {
+        Type::Scalar(s) => {
+            if inner.is_empty() {
+                s.c_name().to_string()
+            } else {
+                format!("{} {inner}", s.c_name())
+            }
+        }
+        Type::Pointer(t) => match **t {
+            Type::Array { .. } | Type::Function { .. } => type_to_c(t, &format!("(*{inner})")),
+            _ => type_to_c(t, &format!("*{inner}")),
+        },
+        Type::Array { elem, size } => {
+            let size = size.as_ref().map(|e| e.to_string()).unwrap_or_default();
+            type_to_c(elem, &format!("{inner}[{size}]"))
+        }
+        Type::Function {
+            ret,
+            params,
+            variadic,
+            unspecified_params,
+        } => {
+            let mut ps: Vec<String> = params
+                .iter()
+                .map(|p| type_to_c(&p.ty, p.name.as_deref().unwrap_or("")))
+                .collect();
+            if *variadic {
+                ps.push("...".to_string());
+            }
+            if ps.is_empty() && !unspecified_params {
+                ps.push("void".to_string());
+            }
+            type_to_c(ret, &format!("{inner}({})", ps.join(", ")))
+        }
+    }
+}
+
+/// Prints the expression as C with minimal parentheses.
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        write_expr(&mut s, self, 0, false);
+        f.write_str(&s)
+    }
+}
+
+/// Prints the type as an abstract C type name, e.g. `long long` or `int *`.
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&type_to_c(self, ""))
+    }
+}

@@ -1,0 +1,263 @@
+//! The compact executable form: a typed stack bytecode with resolved slots, objects and functions.
+
+use super::types::{Ak, Sc};
+
+/// Binary arithmetic / bitwise operators (comparisons are [`Cop`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bop {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    And,
+    Or,
+    Xor,
+}
+
+/// Comparison operators; they push an `int` 0 or 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cop {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// Library functions implemented by the interpreter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    Printf,
+    Sprintf,
+    Scanf,
+    Puts,
+    Putchar,
+    Getchar,
+    Gets,
+    Fgets,
+    /// `double f(double)` from math.h; the payload picks the function.
+    Math1(Math1),
+    Pow,
+    Atan2,
+    Fmod,
+    Hypot,
+    Fmin,
+    Fmax,
+    Ldexp,
+    /// `int abs(int)`.
+    Abs,
+    /// `long labs(long)` / `llabs`.
+    Labs,
+    Strlen,
+    Strcmp,
+    Strncmp,
+    Strcpy,
+    Strncpy,
+    Strcat,
+    Strchr,
+    Memset,
+    Memcpy,
+    Memcmp,
+    Malloc,
+    Calloc,
+    Free,
+    Exit,
+    /// `ctype.h` classification; payload picks the class.
+    Ctype(Ctype),
+    Toupper,
+    Tolower,
+    Atoi,
+    Atol,
+    Atof,
+    /// Calls with no effect that return 0 (`system`, `fflush`, `srand`, `getch`, `freopen`...).
+    Nothing,
+    /// `time(NULL)`: a fixed 0 so runs replay.
+    Time,
+    /// `rand()`: a fixed LCG sequence.
+    Rand,
+    /// Variable-length array storage: `[bytes] -> [ptr]` (freed when the function returns).
+    Alloca,
+    /// `fprintf(stream, ...)`: like printf for stdout, discarded for stderr.
+    Fprintf,
+    /// `fscanf(stream, ...)`: like scanf.
+    Fscanf,
+    /// `fputs(s, stream)`.
+    Fputs,
+}
+
+/// Unary math functions `double -> double`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Math1 {
+    Fabs,
+    Sqrt,
+    Floor,
+    Ceil,
+    Round,
+    Trunc,
+    Log,
+    Log10,
+    Log2,
+    Exp,
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Cbrt,
+    Exp2,
+    Log1p,
+    Expm1,
+    Rint,
+}
+
+/// `ctype.h` character classes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ctype {
+    Digit,
+    Alpha,
+    Alnum,
+    Space,
+    Upper,
+    Lower,
+    Punct,
+    Xdigit,
+    Print,
+}
+
+/// How one variadic argument is passed (x86-64 SysV: integers and doubles in separate register files).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgClass {
+    /// An integer of 32 bits or less: zero-extended from 32 bits, as gcc -O0 passes it.
+    Int32,
+    /// A 64-bit integer or a pointer.
+    Int64,
+    /// A double (floats are promoted).
+    Double,
+}
+
+/// One instruction. Stack effects are noted as `[inputs] -> [outputs]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Instr {
+    /// No effect.
+    Nop,
+    /// Costs one step of fuel and marks statement `n` covered.
+    Stmt(u32),
+    /// `[] -> [c]`.
+    Const(u64),
+    /// `[a] -> []`.
+    Pop,
+    /// `[a] -> [a a]`.
+    Dup,
+    /// `[a b] -> [b a]`.
+    Swap,
+    /// `[] -> [slot]` (frame-relative register).
+    Slot(u32),
+    /// `[v] -> []`.
+    SetSlot(u32),
+    /// `[] -> [ptr]` to frame object `n`.
+    AddrLocal(u32),
+    /// `[ptr] -> [v]`.
+    Load(Sc),
+    /// `[ptr v] -> []`.
+    Store(Sc),
+    /// `[ptr v] -> [v]`.
+    StoreKeep(Sc),
+    /// `++`/`--` on a slot: `[] -> [old or new]`.
+    IncSlot {
+        slot: u32,
+        sc: Sc,
+        delta: i32,
+        post: bool,
+    },
+    /// `++`/`--` through a pointer: `[ptr] -> [old or new]`.
+    IncMem { sc: Sc, delta: i32, post: bool },
+    /// `[a b] -> [a op b]` in kind `Ak` (shifts: `b` is any integer).
+    Bin(Bop, Ak),
+    /// `[a b] -> [int]`.
+    Cmp(Cop, Ak),
+    /// `[a] -> [-a]`.
+    Neg(Ak),
+    /// `[a] -> [~a]`.
+    BitNot(Ak),
+    /// `[a] -> [a == 0]` as int.
+    Not(Ak),
+    /// `[a] -> [a != 0]` as int.
+    ToBool(Ak),
+    /// `[a] -> [(to) a]`.
+    Conv(Sc, Sc),
+    /// `[ptr i64] -> [ptr + i * size]`.
+    PtrAdd(u32),
+    /// `[ptr ptr] -> [(p - q) / size]` as long.
+    PtrDiff(u32),
+    /// `[ptr ptr] -> [int]`.
+    PtrCmp(Cop),
+    /// Unconditional jump.
+    Jmp(u32),
+    /// `[c] -> []`, jump when `c` is zero.
+    Jz(u32),
+    /// `[c] -> []`, jump when `c` is non-zero.
+    Jnz(u32),
+    /// `[args..] -> [ret]` (void functions return 0).
+    Call(u32),
+    /// `[v] -> ` return to caller.
+    Ret,
+    /// `[args..] -> [ret]`; the second field indexes [`Code::sites`] (argument classes).
+    Builtin(Builtin, u32),
+    /// Copies constant bytes [`Code::data`]`[n]` into the object at `[ptr]`: `[ptr] -> []`.
+    InitBytes(u32),
+    /// `[ptr] -> []`: zeroes `n` bytes at ptr.
+    ZeroBytes(u32),
+    /// `[dst src] -> []`: copies `n` bytes (struct assignment).
+    CopyBytes(u32),
+}
+
+/// A compiled function.
+#[derive(Clone, Debug, Default)]
+pub struct Func {
+    /// Source name.
+    pub name: String,
+    /// First instruction.
+    pub entry: u32,
+    /// Number of parameters (the first slots).
+    pub n_params: u32,
+    /// Registers (params, scalar locals, temporaries).
+    pub n_slots: u32,
+    /// Bytes of frame memory (arrays and address-taken locals).
+    pub frame_bytes: u32,
+    /// Frame objects: (offset in frame memory, length).
+    pub objects: Vec<(u32, u32)>,
+}
+
+/// A call site's variadic argument classes.
+pub type Site = Vec<ArgClass>;
+
+/// The whole compiled program.
+#[derive(Clone, Debug, Default)]
+pub struct Code {
+    /// Instructions of all functions.
+    pub instrs: Vec<Instr>,
+    /// Source line of each instruction.
+    pub lines: Vec<u32>,
+    /// Functions, indexed by `Instr::Call`.
+    pub funcs: Vec<Func>,
+    /// Argument classes of variadic builtin call sites.
+    pub sites: Vec<Site>,
+    /// Constant byte blobs (string literals, array initialisers).
+    pub data: Vec<Vec<u8>>,
+    /// Bytes of global memory (globals and string literals).
+    pub global_bytes: u64,
+    /// Non-zero initial contents of global memory: (offset, data index).
+    pub global_init: Vec<(u32, u32)>,
+    /// Global objects: (offset, length); object ids start at 1 (0 is null).
+    pub global_objects: Vec<(u32, u32)>,
+    /// Number of statements (coverage indices).
+    pub n_stmts: u32,
+}

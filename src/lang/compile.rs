@@ -1,0 +1,1927 @@
+//! Semantic analysis and code generation: resolves names and types of an AST and emits bytecode.
+
+use std::collections::{HashMap, HashSet};
+
+use super::ast::{
+    BinaryOp, Block, Declaration, Declarator, Expr, ExprKind, FunctionDef, Initializer, Item,
+    NodeId, ScalarType, Span, Stmt, StmtKind, Storage, TranslationUnit, Type, UnaryOp,
+};
+use super::builtins::{self, Sig};
+use super::bytecode::{ArgClass, Bop, Builtin, Code, Cop, Func, Instr};
+use super::types::{Ak, Sc, Ty};
+use super::vm::make_ptr;
+use super::diag::Diagnostic;
+
+/// Headers whose functions and macros the interpreter supports.
+pub const SUPPORTED_HEADERS: &[&str] = &[
+    "stdio.h",
+    "stdlib.h",
+    "math.h",
+    "string.h",
+    "ctype.h",
+    "limits.h",
+    "stdbool.h",
+    "stdint.h",
+    "inttypes.h",
+    "float.h",
+    "time.h",
+    "assert.h",
+    "malloc.h",
+    "memory.h",
+    "strings.h",
+    "stddef.h",
+    "stdarg.h",
+    "errno.h",
+    "locale.h",
+    "unistd.h",
+    "conio.h",
+    "iso646.h",
+];
+
+/// A compiled program's extra tables beside the bytecode.
+#[derive(Clone, Debug, Default)]
+pub struct Compiled {
+    /// The bytecode.
+    pub code: Code,
+    /// Function index of each defined function by name.
+    pub func_index: HashMap<String, u32>,
+    /// Signatures of defined functions: (name, params, ret, static).
+    pub signatures: Vec<(String, Vec<(String, Ty)>, Ty, bool)>,
+    /// Statement coverage index -> (statement node id, line).
+    pub stmts: Vec<(NodeId, u32)>,
+    /// Expression node id -> first instruction of its code (for future in-place patching).
+    pub expr_at: HashMap<NodeId, u32>,
+}
+
+#[derive(Clone, Debug)]
+enum Var {
+    /// A scalar in a frame register.
+    Slot(u32, Ty),
+    /// A global object (pointer constant) of the given type.
+    Global(u64, Ty),
+    /// A frame object of the given type.
+    Local(u32, Ty),
+    /// A variable-length array: the register holds a pointer to its storage.
+    Vla(u32, Ty),
+    /// An enumeration constant.
+    Const(i64),
+}
+
+/// Where an lvalue lives; for `Mem` the pointer has been pushed.
+enum Place {
+    Slot(u32, Ty),
+    Mem(Ty),
+}
+
+#[derive(Default)]
+struct FnState {
+    n_slots: u32,
+    frame_bytes: u32,
+    objects: Vec<(u32, u32)>,
+    ret: Option<Ty>,
+    breaks: Vec<Vec<usize>>,
+    continues: Vec<Vec<usize>>,
+    labels: HashMap<String, u32>,
+    gotos: Vec<(usize, String, Span)>,
+    addr_taken: HashSet<String>,
+    /// Case/default statement node -> jump slot to patch with its address.
+    case_targets: HashMap<NodeId, usize>,
+}
+
+#[derive(Clone)]
+struct FnSym {
+    idx: u32,
+    ret: Ty,
+    params: Option<Vec<Ty>>,
+    defined: bool,
+}
+
+/// Compiles a parsed translation unit; `Err` holds every semantic diagnostic.
+pub fn compile_unit(tu: &TranslationUnit) -> Result<Compiled, Vec<Diagnostic>> {
+    let mut c = Compiler::default();
+    c.unit(tu);
+    if c.diags.is_empty() {
+        c.out.code.n_stmts = c.out.stmts.len() as u32;
+        Ok(c.out)
+    } else {
+        Err(c.diags)
+    }
+}
+
+#[derive(Default)]
+struct Compiler {
+    out: Compiled,
+    diags: Vec<Diagnostic>,
+    globals: HashMap<String, Var>,
+    funcs: HashMap<String, FnSym>,
+    scopes: Vec<HashMap<String, Var>>,
+    f: FnState,
+    line: u32,
+    strings: HashMap<Vec<u8>, u64>,
+    types: HashMap<NodeId, Option<Ty>>,
+}
+
+fn sc_of(s: ScalarType) -> Option<Sc> {
+    Some(match s {
+        ScalarType::Void => return None,
+        ScalarType::Bool => Sc::Bool,
+        ScalarType::Char | ScalarType::SChar => Sc::I8,
+        ScalarType::UChar => Sc::U8,
+        ScalarType::Short => Sc::I16,
+        ScalarType::UShort => Sc::U16,
+        ScalarType::Int => Sc::I32,
+        ScalarType::UInt => Sc::U32,
+        ScalarType::Long | ScalarType::LongLong => Sc::I64,
+        ScalarType::ULong | ScalarType::ULongLong => Sc::U64,
+        ScalarType::Float => Sc::F32,
+        ScalarType::Double | ScalarType::LongDouble => Sc::F64,
+    })
+}
+
+fn bop(op: BinaryOp) -> Option<Bop> {
+    Some(match op {
+        BinaryOp::Add => Bop::Add,
+        BinaryOp::Sub => Bop::Sub,
+        BinaryOp::Mul => Bop::Mul,
+        BinaryOp::Div => Bop::Div,
+        BinaryOp::Rem => Bop::Rem,
+        BinaryOp::Shl => Bop::Shl,
+        BinaryOp::Shr => Bop::Shr,
+        BinaryOp::BitAnd => Bop::And,
+        BinaryOp::BitOr => Bop::Or,
+        BinaryOp::BitXor => Bop::Xor,
+        _ => return None,
+    })
+}
+
+fn cop(op: BinaryOp) -> Option<Cop> {
+    Some(match op {
+        BinaryOp::Eq => Cop::Eq,
+        BinaryOp::Ne => Cop::Ne,
+        BinaryOp::Lt => Cop::Lt,
+        BinaryOp::Le => Cop::Le,
+        BinaryOp::Gt => Cop::Gt,
+        BinaryOp::Ge => Cop::Ge,
+        _ => return None,
+    })
+}
+
+/// Well-known macro constants accepted even when the preprocessor left them as names.
+fn known_constant(name: &str) -> Option<(u64, Ty)> {
+    let i = |v: i64| Some((v as u64, Ty::INT));
+    let ll = |v: i64| Some((v as u64, Ty::Scalar(Sc::I64)));
+    match name {
+        "INT_MAX" => i(i32::MAX as i64),
+        "INT_MIN" => i(i32::MIN as i64),
+        "UINT_MAX" => Some((u32::MAX as u64, Ty::Scalar(Sc::U32))),
+        "LONG_MAX" | "LLONG_MAX" | "INT64_MAX" => ll(i64::MAX),
+        "LONG_MIN" | "LLONG_MIN" | "INT64_MIN" => ll(i64::MIN),
+        "ULONG_MAX" | "ULLONG_MAX" | "UINT64_MAX" => Some((u64::MAX, Ty::Scalar(Sc::U64))),
+        "SHRT_MAX" => i(i16::MAX as i64),
+        "SHRT_MIN" => i(i16::MIN as i64),
+        "USHRT_MAX" => i(u16::MAX as i64),
+        "CHAR_MAX" | "SCHAR_MAX" => i(127),
+        "CHAR_MIN" | "SCHAR_MIN" => i(-128),
+        "UCHAR_MAX" => i(255),
+        "CHAR_BIT" => i(8),
+        "EOF" => i(-1),
+        "RAND_MAX" => i(i32::MAX as i64),
+        "EXIT_SUCCESS" | "false" => i(0),
+        "EXIT_FAILURE" | "true" => i(1),
+        "NULL" => Some((0, Ty::Ptr(Box::new(Ty::Void)))),
+        "stdin" => Some((0, Ty::Ptr(Box::new(Ty::Void)))),
+        "stdout" => Some((1, Ty::Ptr(Box::new(Ty::Void)))),
+        "stderr" => Some((2, Ty::Ptr(Box::new(Ty::Void)))),
+        "M_PI" => Some((std::f64::consts::PI.to_bits(), Ty::DOUBLE)),
+        "M_E" => Some((std::f64::consts::E.to_bits(), Ty::DOUBLE)),
+        "DBL_MAX" => Some((f64::MAX.to_bits(), Ty::DOUBLE)),
+        "DBL_MIN" => Some((f64::MIN_POSITIVE.to_bits(), Ty::DOUBLE)),
+        "FLT_MAX" => Some(((f32::MAX as f64).to_bits(), Ty::Scalar(Sc::F32))),
+        "DBL_EPSILON" => Some((f64::EPSILON.to_bits(), Ty::DOUBLE)),
+        "INFINITY" | "HUGE_VAL" => Some((f64::INFINITY.to_bits(), Ty::DOUBLE)),
+        _ => None,
+    }
+}
+
+/// A compile-time constant value.
+#[derive(Clone, Copy, Debug)]
+enum CVal {
+    I(i64),
+    F(f64),
+}
+
+impl CVal {
+    fn as_i64(self) -> i64 {
+        match self {
+            CVal::I(v) => v,
+            CVal::F(f) => f as i64,
+        }
+    }
+}
+
+fn collect_addr_taken(e: &Expr, set: &mut HashSet<String>) {
+    walk_expr(e, &mut |x| {
+        if let ExprKind::Unary {
+            op: UnaryOp::AddrOf,
+            operand,
+        } = &x.kind
+        {
+            if let ExprKind::Ident(n) = &operand.kind {
+                set.insert(n.clone());
+            }
+        }
+    });
+}
+
+fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::Unary { operand, .. } => walk_expr(operand, f),
+        ExprKind::Binary { lhs, rhs, .. }
+        | ExprKind::Assign { lhs, rhs, .. }
+        | ExprKind::Comma { lhs, rhs } => {
+            walk_expr(lhs, f);
+            walk_expr(rhs, f);
+        }
+        ExprKind::Conditional { cond, then, els } => {
+            walk_expr(cond, f);
+            walk_expr(then, f);
+            walk_expr(els, f);
+        }
+        ExprKind::Cast { expr, .. } | ExprKind::SizeofExpr(expr) => walk_expr(expr, f),
+        ExprKind::Call { args, .. } => args.iter().for_each(|a| walk_expr(a, f)),
+        ExprKind::Index { base, index } => {
+            walk_expr(base, f);
+            walk_expr(index, f);
+        }
+        _ => {}
+    }
+}
+
+fn walk_stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
+    let decl = |d: &Declaration, f: &mut dyn FnMut(&Expr)| {
+        for dc in &d.declarators {
+            if let Some(init) = &dc.init {
+                walk_init(init, f);
+            }
+        }
+    };
+    match &s.kind {
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => walk_expr(e, f),
+        StmtKind::Decl(d) => decl(d, f),
+        StmtKind::Block(b) => b.stmts.iter().for_each(|s| walk_stmt_exprs(s, f)),
+        StmtKind::If { cond, then, els } => {
+            walk_expr(cond, f);
+            walk_stmt_exprs(then, f);
+            if let Some(e) = els {
+                walk_stmt_exprs(e, f);
+            }
+        }
+        StmtKind::While { cond, body }
+        | StmtKind::DoWhile { body, cond }
+        | StmtKind::Switch { cond, body } => {
+            walk_expr(cond, f);
+            walk_stmt_exprs(body, f);
+        }
+        StmtKind::For {
+            init,
+            cond,
+            step,
+            body,
+        } => {
+            if let Some(i) = init {
+                walk_stmt_exprs(i, f);
+            }
+            if let Some(c) = cond {
+                walk_expr(c, f);
+            }
+            if let Some(s) = step {
+                walk_expr(s, f);
+            }
+            walk_stmt_exprs(body, f);
+        }
+        StmtKind::Case { body, .. } | StmtKind::Default { body } | StmtKind::Label { body, .. } => {
+            walk_stmt_exprs(body, f)
+        }
+        _ => {}
+    }
+}
+
+fn walk_init(i: &Initializer, f: &mut dyn FnMut(&Expr)) {
+    match i {
+        Initializer::Expr(e) => walk_expr(e, f),
+        Initializer::List { items, .. } => items.iter().for_each(|x| walk_init(x, f)),
+    }
+}
+
+impl Compiler {
+    fn err(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(span, msg));
+    }
+
+    fn emit(&mut self, i: Instr) -> usize {
+        self.out.code.instrs.push(i);
+        self.out.code.lines.push(self.line);
+        self.out.code.instrs.len() - 1
+    }
+
+    fn here(&self) -> u32 {
+        self.out.code.instrs.len() as u32
+    }
+
+    fn patch(&mut self, at: usize, target: u32) {
+        if let Some(i) = self.out.code.instrs.get_mut(at) {
+            *i = match *i {
+                Instr::Jmp(_) => Instr::Jmp(target),
+                Instr::Jz(_) => Instr::Jz(target),
+                Instr::Jnz(_) => Instr::Jnz(target),
+                other => other,
+            };
+        }
+    }
+
+    fn data(&mut self, bytes: Vec<u8>) -> u32 {
+        self.out.code.data.push(bytes);
+        self.out.code.data.len() as u32 - 1
+    }
+
+    /// Allocates a global object of `size` bytes; returns its pointer.
+    fn global_object(&mut self, size: u64, init: Option<Vec<u8>>) -> u64 {
+        let code = &mut self.out.code;
+        let off = (code.global_bytes + 7) & !7;
+        code.global_bytes = off + size;
+        let size32 = u32::try_from(size).unwrap_or(u32::MAX);
+        let off32 = u32::try_from(off).unwrap_or(u32::MAX);
+        code.global_objects.push((off32, size32));
+        let id = code.global_objects.len() as u32;
+        if let Some(bytes) = init {
+            if bytes.iter().any(|&b| b != 0) {
+                let d = self.data(bytes);
+                self.out.code.global_init.push((off32, d));
+            }
+        }
+        make_ptr(id, 0)
+    }
+
+    fn string_ptr(&mut self, s: &[u8]) -> u64 {
+        if let Some(&p) = self.strings.get(s) {
+            return p;
+        }
+        let mut bytes = s.to_vec();
+        bytes.push(0);
+        let p = self.global_object(bytes.len() as u64, Some(bytes));
+        self.strings.insert(s.to_vec(), p);
+        p
+    }
+
+    // ----------------------------------------------------------------------------- types
+
+    fn ty(&mut self, t: &Type, span: Span) -> Ty {
+        match t {
+            Type::Scalar(s) => match sc_of(*s) {
+                Some(sc) => Ty::Scalar(sc),
+                None => Ty::Void,
+            },
+            Type::Pointer(inner) => Ty::Ptr(Box::new(self.ty(inner, span))),
+            Type::Array { elem, size } => {
+                let e = self.ty(elem, span);
+                let n = match size {
+                    Some(x) => match self.const_eval(x) {
+                        Some(v) if v.as_i64() >= 0 => v.as_i64() as u64,
+                        Some(_) => {
+                            self.err(x.span, "size of array is negative");
+                            0
+                        }
+                        None => {
+                            self.err(x.span, "array size is not a constant");
+                            0
+                        }
+                    },
+                    None => 0,
+                };
+                Ty::Array(Box::new(e), n)
+            }
+            Type::Function { .. } => {
+                self.err(span, "unsupported: function pointer types");
+                Ty::INT
+            }
+        }
+    }
+
+    fn const_eval(&mut self, e: &Expr) -> Option<CVal> {
+        Some(match &e.kind {
+            ExprKind::IntLit { value, ty } => match sc_of(*ty) {
+                Some(Sc::U32) => CVal::I(*value as u32 as i64),
+                Some(Sc::I32) => CVal::I(*value as i32 as i64),
+                _ => CVal::I(*value as i64),
+            },
+            ExprKind::FloatLit { value, .. } => CVal::F(*value),
+            ExprKind::CharLit(v) => CVal::I(*v),
+            ExprKind::Ident(n) => match self.lookup(n) {
+                Some(Var::Const(v)) => CVal::I(v),
+                None => match known_constant(n) {
+                    Some((v, Ty::Scalar(Sc::F64))) => CVal::F(f64::from_bits(v)),
+                    Some((v, Ty::Scalar(Sc::I32))) => CVal::I(v as i64),
+                    Some((v, Ty::Scalar(Sc::I64))) => CVal::I(v as i64),
+                    Some((v, Ty::Scalar(Sc::U32))) => CVal::I(v as i64),
+                    Some((v, Ty::Ptr(_))) => CVal::I(v as i64),
+                    _ => return None,
+                },
+                _ => return None,
+            },
+            ExprKind::Unary { op, operand } => {
+                let v = self.const_eval(operand)?;
+                match (op, v) {
+                    (UnaryOp::Neg, CVal::I(x)) => CVal::I(x.wrapping_neg()),
+                    (UnaryOp::Neg, CVal::F(x)) => CVal::F(-x),
+                    (UnaryOp::Plus, v) => v,
+                    (UnaryOp::Not, CVal::I(x)) => CVal::I((x == 0) as i64),
+                    (UnaryOp::BitNot, CVal::I(x)) => CVal::I(!x),
+                    _ => return None,
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let a = self.const_eval(lhs)?;
+                let b = self.const_eval(rhs)?;
+                match (a, b) {
+                    (CVal::I(x), CVal::I(y)) => CVal::I(match op {
+                        BinaryOp::Add => x.wrapping_add(y),
+                        BinaryOp::Sub => x.wrapping_sub(y),
+                        BinaryOp::Mul => x.wrapping_mul(y),
+                        BinaryOp::Div => x.checked_div(y)?,
+                        BinaryOp::Rem => x.checked_rem(y)?,
+                        BinaryOp::Shl => x.wrapping_shl(y as u32),
+                        BinaryOp::Shr => x.wrapping_shr(y as u32),
+                        BinaryOp::BitAnd => x & y,
+                        BinaryOp::BitOr => x | y,
+                        BinaryOp::BitXor => x ^ y,
+                        BinaryOp::Lt => (x < y) as i64,
+                        BinaryOp::Gt => (x > y) as i64,
+                        BinaryOp::Le => (x <= y) as i64,
+                        BinaryOp::Ge => (x >= y) as i64,
+                        BinaryOp::Eq => (x == y) as i64,
+                        BinaryOp::Ne => (x != y) as i64,
+                        BinaryOp::LogAnd => (x != 0 && y != 0) as i64,
+                        BinaryOp::LogOr => (x != 0 || y != 0) as i64,
+                    }),
+                    (a, b) => {
+                        let f = |v: CVal| match v {
+                            CVal::I(x) => x as f64,
+                            CVal::F(x) => x,
+                        };
+                        let (x, y) = (f(a), f(b));
+                        match op {
+                            BinaryOp::Add => CVal::F(x + y),
+                            BinaryOp::Sub => CVal::F(x - y),
+                            BinaryOp::Mul => CVal::F(x * y),
+                            BinaryOp::Div => CVal::F(x / y),
+                            _ => return None,
+                        }
+                    }
+                }
+            }
+            ExprKind::Cast { ty, expr } => {
+                let v = self.const_eval(expr)?;
+                match ty {
+                    Type::Scalar(s) if s.is_integer() => CVal::I(v.as_i64()),
+                    Type::Scalar(s) if s.is_floating() => CVal::F(match v {
+                        CVal::I(x) => x as f64,
+                        CVal::F(x) => x,
+                    }),
+                    _ => return None,
+                }
+            }
+            ExprKind::SizeofType(t) => {
+                let t = self.ty(t, e.span);
+                CVal::I(t.size() as i64)
+            }
+            ExprKind::SizeofExpr(x) => {
+                let t = self.type_of(x)?;
+                CVal::I(t.size() as i64)
+            }
+            ExprKind::Conditional { cond, then, els } => {
+                if self.const_eval(cond)?.as_i64() != 0 {
+                    self.const_eval(then)?
+                } else {
+                    self.const_eval(els)?
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    fn lookup(&self, name: &str) -> Option<Var> {
+        for s in self.scopes.iter().rev() {
+            if let Some(v) = s.get(name) {
+                return Some(v.clone());
+            }
+        }
+        self.globals.get(name).cloned()
+    }
+
+    // ----------------------------------------------------------------------------- unit
+
+    fn unit(&mut self, tu: &TranslationUnit) {
+        for inc in &tu.includes {
+            if !SUPPORTED_HEADERS.contains(&inc.header.as_str()) {
+                self.err(inc.span, format!("unsupported: header <{}>", inc.header));
+            }
+        }
+        // Pass 1: function signatures (definitions and prototypes), so calls may precede them.
+        let mut n_funcs = 0u32;
+        for item in &tu.items {
+            if let Item::Function(f) = item {
+                if self.funcs.get(&f.name).is_some_and(|s| s.defined) {
+                    self.err(f.name_span, format!("redefinition of '{}'", f.name));
+                    continue;
+                }
+                let ret = self.ty(&f.ret, f.span);
+                let params = f
+                    .params
+                    .iter()
+                    .map(|p| {
+                        let t = self.ty(&p.ty, p.span);
+                        t.decay()
+                    })
+                    .collect::<Vec<_>>();
+                let params = if f.unspecified_params && f.params.is_empty() {
+                    None
+                } else {
+                    Some(params)
+                };
+                self.funcs.insert(
+                    f.name.clone(),
+                    FnSym {
+                        idx: n_funcs,
+                        ret,
+                        params,
+                        defined: true,
+                    },
+                );
+                n_funcs += 1;
+            }
+        }
+        self.out.code.funcs = vec![Func::default(); n_funcs as usize];
+        for item in &tu.items {
+            match item {
+                Item::Function(f) => self.function(f),
+                Item::Decl(d) => self.global_decl(d),
+            }
+        }
+    }
+
+    fn enum_consts(&mut self, d: &Declaration, global: bool) {
+        let mut next = 0i64;
+        for ec in &d.enum_consts {
+            if let Some(v) = &ec.value {
+                match self.const_eval(v) {
+                    Some(c) => next = c.as_i64(),
+                    None => self.err(ec.span, "enumerator value is not a constant"),
+                }
+            }
+            let var = Var::Const(next);
+            if global {
+                self.globals.insert(ec.name.clone(), var);
+            } else if let Some(s) = self.scopes.last_mut() {
+                s.insert(ec.name.clone(), var);
+            }
+            next = next.wrapping_add(1);
+        }
+    }
+
+    fn global_decl(&mut self, d: &Declaration) {
+        self.line = d.span.line;
+        self.enum_consts(d, true);
+        if d.storage == Storage::Typedef {
+            return;
+        }
+        for dc in &d.declarators {
+            if matches!(dc.ty, Type::Function { .. }) {
+                self.prototype(dc);
+                continue;
+            }
+            if let Some(Var::Global(..)) = self.globals.get(&dc.name) {
+                if dc.init.is_none() || d.storage == Storage::Extern {
+                    continue; // tentative re-declaration
+                }
+            }
+            let var = self.static_object(dc);
+            self.globals.insert(dc.name.clone(), var);
+        }
+    }
+
+    fn prototype(&mut self, dc: &Declarator) {
+        if let Type::Function {
+            ret,
+            params,
+            unspecified_params,
+            ..
+        } = &dc.ty
+        {
+            if self.funcs.contains_key(&dc.name) {
+                return;
+            }
+            let ret = self.ty(ret, dc.span);
+            let ps = params
+                .iter()
+                .map(|p| self.ty(&p.ty, p.span).decay())
+                .collect::<Vec<_>>();
+            // A prototype without definition: calls to it are errors unless it is a builtin.
+            if builtins::lookup(&dc.name).is_none() {
+                self.funcs.insert(
+                    dc.name.clone(),
+                    FnSym {
+                        idx: u32::MAX,
+                        ret,
+                        params: if *unspecified_params && params.is_empty() {
+                            None
+                        } else {
+                            Some(ps)
+                        },
+                        defined: false,
+                    },
+                );
+            }
+        }
+    }
+
+    /// A global or static object with a constant initialiser.
+    fn static_object(&mut self, dc: &Declarator) -> Var {
+        let mut ty = self.ty(&dc.ty, dc.span);
+        ty = self.complete_array(ty, dc.init.as_ref());
+        if ty == Ty::Void {
+            self.err(dc.name_span, format!("variable '{}' declared void", dc.name));
+        }
+        let size = ty.size();
+        if size > (1 << 31) {
+            self.err(dc.name_span, format!("size of array '{}' is too large", dc.name));
+            return Var::Global(0, ty);
+        }
+        let mut bytes = vec![];
+        if let Some(init) = &dc.init {
+            bytes = vec![0u8; size as usize];
+            self.const_init(&ty, init, &mut bytes, 0);
+        }
+        let p = self.global_object(size, (!bytes.is_empty()).then_some(bytes));
+        Var::Global(p, ty)
+    }
+
+    /// Fills in `int a[] = {...}` / `char s[] = "..."` sizes.
+    fn complete_array(&mut self, ty: Ty, init: Option<&Initializer>) -> Ty {
+        match (ty, init) {
+            (Ty::Array(e, 0), Some(Initializer::List { items, .. })) => {
+                let n = if matches!(*e, Ty::Array(..)) {
+                    items.len() as u64
+                } else {
+                    // Flat lists for nested arrays are rare; count elements.
+                    items.len() as u64
+                };
+                Ty::Array(e, n)
+            }
+            (Ty::Array(e, 0), Some(Initializer::Expr(x))) => match &x.kind {
+                ExprKind::StringLit(s) => Ty::Array(e, s.len() as u64 + 1),
+                _ => Ty::Array(e, 0),
+            },
+            (t, _) => t,
+        }
+    }
+
+    fn const_init(&mut self, ty: &Ty, init: &Initializer, bytes: &mut [u8], off: usize) {
+        match (ty, init) {
+            (Ty::Array(e, n), Initializer::List { items, .. }) => {
+                let es = e.size() as usize;
+                if matches!(**e, Ty::Array(..)) || items.iter().all(|i| matches!(i, Initializer::List { .. })) {
+                    for (k, it) in items.iter().enumerate().take(*n as usize) {
+                        self.const_init(e, it, bytes, off + k * es);
+                    }
+                } else {
+                    for (k, it) in items.iter().enumerate().take(*n as usize) {
+                        self.const_init(e, it, bytes, off + k * es);
+                    }
+                }
+            }
+            (Ty::Array(_, n), Initializer::Expr(Expr {
+                kind: ExprKind::StringLit(s),
+                ..
+            })) => {
+                for (k, &b) in s.iter().enumerate().take(*n as usize) {
+                    if let Some(x) = bytes.get_mut(off + k) {
+                        *x = b;
+                    }
+                }
+            }
+            (t, Initializer::List { items, .. }) => {
+                if let Some(first) = items.first() {
+                    self.const_init(t, first, bytes, off);
+                }
+            }
+            (t, Initializer::Expr(x)) => {
+                let Some(sc) = t.sc() else {
+                    self.err(x.span, "invalid initializer");
+                    return;
+                };
+                let raw = if let ExprKind::StringLit(s) = &x.kind {
+                    self.string_ptr(s)
+                } else {
+                    match self.const_eval(x) {
+                        Some(CVal::I(v)) => super::vm::convert(Sc::I64, sc, v as u64),
+                        Some(CVal::F(f)) => super::vm::convert(Sc::F64, sc, f.to_bits()),
+                        None => {
+                            self.err(x.span, "initializer element is not constant");
+                            return;
+                        }
+                    }
+                };
+                let n = sc.size() as usize;
+                let v = if sc == Sc::F32 {
+                    u64::from((f64::from_bits(raw) as f32).to_bits())
+                } else {
+                    raw
+                };
+                if let Some(dst) = bytes.get_mut(off..off + n) {
+                    dst.copy_from_slice(&v.to_le_bytes()[..n]);
+                }
+            }
+        }
+    }
+
+    // ----------------------------------------------------------------------------- functions
+
+    fn function(&mut self, fd: &FunctionDef) {
+        let Some(sym) = self.funcs.get(&fd.name).cloned() else {
+            return;
+        };
+        if self.out.func_index.contains_key(&fd.name) {
+            return;
+        }
+        self.line = fd.span.line;
+        self.f = FnState {
+            ret: Some(sym.ret.clone()),
+            ..FnState::default()
+        };
+        for s in &fd.body.stmts {
+            walk_stmt_exprs(s, &mut |e| collect_addr_taken(e, &mut self.f.addr_taken));
+        }
+        let entry = self.here();
+        self.scopes.push(HashMap::new());
+        let mut sig_params = vec![];
+        // Parameters occupy the first slots.
+        let params: Vec<Ty> = sym.params.clone().unwrap_or_default();
+        self.f.n_slots = params.len() as u32;
+        let mut to_spill = vec![];
+        for (i, p) in fd.params.iter().enumerate() {
+            let t = params.get(i).cloned().unwrap_or(Ty::INT);
+            if t == Ty::Void {
+                continue;
+            }
+            if let Some(name) = &p.name {
+                sig_params.push((name.clone(), t.clone()));
+                if self.f.addr_taken.contains(name) {
+                    to_spill.push((i as u32, name.clone(), t));
+                } else if let Some(s) = self.scopes.last_mut() {
+                    s.insert(name.clone(), Var::Slot(i as u32, t));
+                }
+            }
+        }
+        for (slot, name, t) in to_spill {
+            let obj = self.local_object(t.size());
+            self.emit(Instr::AddrLocal(obj));
+            self.emit(Instr::Slot(slot));
+            if let Some(sc) = t.sc() {
+                self.emit(Instr::Store(sc));
+            }
+            if let Some(s) = self.scopes.last_mut() {
+                s.insert(name, Var::Local(obj, t));
+            }
+        }
+        self.out.signatures.push((
+            fd.name.clone(),
+            sig_params,
+            sym.ret.clone(),
+            fd.storage == Storage::Static,
+        ));
+        self.block(&fd.body);
+        self.line = fd.body.span.line;
+        // Falling off the end returns 0 (main's value in C99; garbage elsewhere in gcc).
+        self.emit(Instr::Const(0));
+        self.emit(Instr::Ret);
+        self.scopes.pop();
+        let gotos = std::mem::take(&mut self.f.gotos);
+        for (at, label, span) in gotos {
+            match self.f.labels.get(&label) {
+                Some(&t) => self.patch(at, t),
+                None => self.err(span, format!("label '{label}' used but not defined")),
+            }
+        }
+        let f = std::mem::take(&mut self.f);
+        if let Some(func) = self.out.code.funcs.get_mut(sym.idx as usize) {
+            *func = Func {
+                name: fd.name.clone(),
+                entry,
+                n_params: params.len() as u32,
+                n_slots: f.n_slots,
+                frame_bytes: f.frame_bytes,
+                objects: f.objects,
+            };
+        }
+        self.out.func_index.insert(fd.name.clone(), sym.idx);
+    }
+
+    fn new_slot(&mut self) -> u32 {
+        self.f.n_slots += 1;
+        self.f.n_slots - 1
+    }
+
+    fn local_object(&mut self, size: u64) -> u32 {
+        let off = (self.f.frame_bytes + 7) & !7;
+        let size32 = u32::try_from(size).unwrap_or(u32::MAX / 4).min(u32::MAX / 4);
+        self.f.frame_bytes = off.saturating_add(size32);
+        self.f.objects.push((off, size32));
+        self.f.objects.len() as u32 - 1
+    }
+
+    fn block(&mut self, b: &Block) {
+        self.scopes.push(HashMap::new());
+        for s in &b.stmts {
+            self.stmt(s);
+        }
+        self.scopes.pop();
+    }
+
+    fn stmt_mark(&mut self, s: &Stmt) {
+        self.line = s.span.line;
+        let n = self.out.stmts.len() as u32;
+        self.out.stmts.push((s.id, s.span.line));
+        self.emit(Instr::Stmt(n));
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        self.line = s.span.line;
+        match &s.kind {
+            StmtKind::Block(b) => self.block(b),
+            StmtKind::Decl(d) => self.local_decl(s, d),
+            StmtKind::Expr(e) => {
+                self.stmt_mark(s);
+                self.expr_discard(e);
+            }
+            StmtKind::Empty => {
+                self.stmt_mark(s);
+            }
+            StmtKind::If { cond, then, els } => {
+                self.stmt_mark(s);
+                self.cond(cond);
+                let jz = self.emit(Instr::Jz(0));
+                self.stmt(then);
+                if let Some(e) = els {
+                    let j = self.emit(Instr::Jmp(0));
+                    let h = self.here();
+                    self.patch(jz, h);
+                    self.stmt(e);
+                    let h = self.here();
+                    self.patch(j, h);
+                } else {
+                    let h = self.here();
+                    self.patch(jz, h);
+                }
+            }
+            StmtKind::While { cond, body } => {
+                let top = self.here();
+                self.stmt_mark(s);
+                self.cond(cond);
+                let jz = self.emit(Instr::Jz(0));
+                self.loop_body(body, top);
+                self.emit(Instr::Jmp(top));
+                let end = self.here();
+                self.patch(jz, end);
+                self.end_loop(end);
+            }
+            StmtKind::DoWhile { body, cond } => {
+                let top = self.here();
+                self.stmt_mark(s);
+                self.f.breaks.push(vec![]);
+                self.f.continues.push(vec![]);
+                self.stmt(body);
+                let c = self.here();
+                for at in self.f.continues.pop().unwrap_or_default() {
+                    self.patch(at, c);
+                }
+                self.line = cond.span.line;
+                self.cond(cond);
+                self.emit(Instr::Jnz(top));
+                let end = self.here();
+                for at in self.f.breaks.pop().unwrap_or_default() {
+                    self.patch(at, end);
+                }
+            }
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                self.scopes.push(HashMap::new());
+                if let Some(i) = init {
+                    self.stmt(i);
+                }
+                let top = self.here();
+                self.stmt_mark(s);
+                let jz = cond.as_ref().map(|c| {
+                    self.cond(c);
+                    self.emit(Instr::Jz(0))
+                });
+                self.f.breaks.push(vec![]);
+                self.f.continues.push(vec![]);
+                self.stmt(body);
+                let c = self.here();
+                for at in self.f.continues.pop().unwrap_or_default() {
+                    self.patch(at, c);
+                }
+                if let Some(st) = step {
+                    self.line = st.span.line;
+                    self.expr_discard(st);
+                }
+                self.emit(Instr::Jmp(top));
+                let end = self.here();
+                if let Some(j) = jz {
+                    self.patch(j, end);
+                }
+                for at in self.f.breaks.pop().unwrap_or_default() {
+                    self.patch(at, end);
+                }
+                self.scopes.pop();
+            }
+            StmtKind::Switch { cond, body } => self.switch(s, cond, body),
+            StmtKind::Case { body, .. } | StmtKind::Default { body } => {
+                let h = self.here();
+                if let Some(&at) = self.f.case_targets.get(&s.id) {
+                    self.patch(at, h);
+                } else {
+                    self.err(s.span, "case label not within a switch statement");
+                }
+                self.stmt(body);
+            }
+            StmtKind::Label { name, body } => {
+                let h = self.here();
+                if self.f.labels.insert(name.clone(), h).is_some() {
+                    self.err(s.span, format!("duplicate label '{name}'"));
+                }
+                self.stmt(body);
+            }
+            StmtKind::Goto(name) => {
+                self.stmt_mark(s);
+                let j = self.emit(Instr::Jmp(0));
+                self.f.gotos.push((j, name.clone(), s.span));
+            }
+            StmtKind::Break => {
+                self.stmt_mark(s);
+                let j = self.emit(Instr::Jmp(0));
+                match self.f.breaks.last_mut() {
+                    Some(v) => v.push(j),
+                    None => self.err(s.span, "break statement not within loop or switch"),
+                }
+            }
+            StmtKind::Continue => {
+                self.stmt_mark(s);
+                let j = self.emit(Instr::Jmp(0));
+                match self.f.continues.last_mut() {
+                    Some(v) => v.push(j),
+                    None => self.err(s.span, "continue statement not within a loop"),
+                }
+            }
+            StmtKind::Return(e) => {
+                self.stmt_mark(s);
+                let ret = self.f.ret.clone().unwrap_or(Ty::INT);
+                match e {
+                    Some(e) => {
+                        let t = self.expr(e);
+                        if ret == Ty::Void {
+                            self.emit(Instr::Pop);
+                            self.emit(Instr::Const(0));
+                        } else {
+                            self.convert(&t, &ret, e.span);
+                        }
+                    }
+                    None => {
+                        self.emit(Instr::Const(0));
+                    }
+                }
+                self.emit(Instr::Ret);
+            }
+        }
+    }
+
+    fn loop_body(&mut self, body: &Stmt, cont: u32) {
+        self.f.breaks.push(vec![]);
+        self.f.continues.push(vec![]);
+        self.stmt(body);
+        for at in self.f.continues.pop().unwrap_or_default() {
+            self.patch(at, cont);
+        }
+    }
+
+    fn end_loop(&mut self, end: u32) {
+        for at in self.f.breaks.pop().unwrap_or_default() {
+            self.patch(at, end);
+        }
+    }
+
+    fn switch(&mut self, s: &Stmt, cond: &Expr, body: &Stmt) {
+        self.stmt_mark(s);
+        let t = self.expr(cond);
+        if !t.is_int() {
+            self.err(cond.span, "switch quantity not an integer");
+        }
+        let k = t.sc().map(|s| s.promote()).unwrap_or(Ak::I32);
+        self.convert(&t, &Ty::Scalar(k.sc()), cond.span);
+        let tmp = self.new_slot();
+        self.emit(Instr::SetSlot(tmp));
+        let mut cases = vec![];
+        collect_cases(body, &mut cases);
+        let mut default = None;
+        let saved = std::mem::take(&mut self.f.case_targets);
+        for (id, value, span) in cases {
+            match value {
+                Some(v) => {
+                    let Some(c) = self.const_eval(v) else {
+                        self.err(span, "case label does not reduce to an integer constant");
+                        continue;
+                    };
+                    self.emit(Instr::Slot(tmp));
+                    self.emit(Instr::Const(super::vm::convert(Sc::I64, k.sc(), c.as_i64() as u64)));
+                    self.emit(Instr::Cmp(Cop::Eq, k));
+                    let j = self.emit(Instr::Jnz(0));
+                    self.f.case_targets.insert(id, j);
+                }
+                None => {
+                    let j = self.emit(Instr::Jmp(0));
+                    default = Some(j);
+                    self.f.case_targets.insert(id, j);
+                }
+            }
+        }
+        // The default jump must come after all case tests: move it to the end.
+        let end_jump = match default {
+            Some(j) => {
+                // Replace the in-place default jump by a no-op and add a fresh jump.
+                if let Some(i) = self.out.code.instrs.get_mut(j) {
+                    *i = Instr::Nop;
+                }
+                let nj = self.emit(Instr::Jmp(0));
+                for v in self.f.case_targets.values_mut() {
+                    if *v == j {
+                        *v = nj;
+                    }
+                }
+                None
+            }
+            None => Some(self.emit(Instr::Jmp(0))),
+        };
+        self.f.breaks.push(vec![]);
+        self.stmt(body);
+        let end = self.here();
+        if let Some(j) = end_jump {
+            self.patch(j, end);
+        }
+        for at in self.f.breaks.pop().unwrap_or_default() {
+            self.patch(at, end);
+        }
+        self.f.case_targets = saved;
+    }
+
+    fn local_decl(&mut self, s: &Stmt, d: &Declaration) {
+        self.enum_consts(d, false);
+        if d.storage == Storage::Typedef {
+            return;
+        }
+        for dc in &d.declarators {
+            self.line = dc.span.line;
+            if matches!(dc.ty, Type::Function { .. }) {
+                self.prototype(dc);
+                continue;
+            }
+            if d.storage == Storage::Static || d.storage == Storage::Extern {
+                let var = self.static_object(dc);
+                if let Some(sc) = self.scopes.last_mut() {
+                    sc.insert(dc.name.clone(), var);
+                }
+                continue;
+            }
+            // VLA: an array whose size is not constant.
+            if let Type::Array {
+                elem,
+                size: Some(size),
+            } = &dc.ty
+            {
+                if self.const_eval(size).is_none() {
+                    let et = self.ty(elem, dc.span);
+                    if matches!(et, Ty::Array(_, 0)) {
+                        self.err(dc.span, "unsupported: multi-dimensional variable-length array");
+                    }
+                    self.stmt_mark(s);
+                    let t = self.expr(size);
+                    self.convert(&t, &Ty::Scalar(Sc::I64), size.span);
+                    let slot = self.new_slot();
+                    self.emit(Instr::Const(et.size()));
+                    self.emit(Instr::Bin(Bop::Mul, Ak::U64));
+                    self.emit(Instr::Builtin(Builtin::Alloca, 0));
+                    self.emit(Instr::SetSlot(slot));
+                    if let Some(sc) = self.scopes.last_mut() {
+                        sc.insert(dc.name.clone(), Var::Vla(slot, et));
+                    }
+                    continue;
+                }
+            }
+            let ty = self.ty(&dc.ty, dc.span);
+            let ty = self.complete_array(ty, dc.init.as_ref());
+            if ty == Ty::Void {
+                self.err(dc.name_span, format!("variable '{}' declared void", dc.name));
+                continue;
+            }
+            let var = match &ty {
+                Ty::Scalar(_) | Ty::Ptr(_) if !self.f.addr_taken.contains(&dc.name) => {
+                    Var::Slot(self.new_slot(), ty.clone())
+                }
+                _ => {
+                    if ty.size() > (1 << 31) {
+                        self.err(dc.name_span, format!("size of array '{}' is too large", dc.name));
+                    }
+                    Var::Local(self.local_object(ty.size()), ty.clone())
+                }
+            };
+            // The name is in scope in its own initialiser (C), but we bind after for simplicity.
+            if let Some(init) = &dc.init {
+                self.stmt_mark(s);
+                match &var {
+                    Var::Slot(slot, t) => {
+                        let e = match init {
+                            Initializer::Expr(e) => Some(e),
+                            Initializer::List { items, .. } => match items.first() {
+                                Some(Initializer::Expr(e)) => Some(e),
+                                _ => None,
+                            },
+                        };
+                        if let Some(e) = e {
+                            let et = self.expr(e);
+                            self.convert(&et, t, e.span);
+                            self.emit(Instr::SetSlot(*slot));
+                        }
+                    }
+                    Var::Local(obj, t) => {
+                        let t = t.clone();
+                        let obj = *obj;
+                        if matches!(t, Ty::Array(..)) {
+                            self.emit(Instr::AddrLocal(obj));
+                            self.emit(Instr::ZeroBytes(t.size() as u32));
+                        }
+                        self.local_init(obj, &t, init, 0);
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(sc) = self.scopes.last_mut() {
+                sc.insert(dc.name.clone(), var);
+            }
+        }
+    }
+
+    fn local_init(&mut self, obj: u32, ty: &Ty, init: &Initializer, off: u64) {
+        match (ty, init) {
+            (Ty::Array(e, n), Initializer::List { items, .. }) => {
+                let es = e.size();
+                for (k, it) in items.iter().enumerate().take(*n as usize) {
+                    self.local_init(obj, e, it, off + k as u64 * es);
+                }
+            }
+            (Ty::Array(_, n), Initializer::Expr(Expr {
+                kind: ExprKind::StringLit(s),
+                ..
+            })) => {
+                let mut bytes = s.clone();
+                bytes.truncate(*n as usize);
+                let d = self.data(bytes);
+                self.emit(Instr::AddrLocal(obj));
+                self.emit(Instr::Const(off));
+                self.emit(Instr::PtrAdd(1));
+                self.emit(Instr::InitBytes(d));
+            }
+            (t, Initializer::List { items, .. }) => {
+                if let Some(first) = items.first() {
+                    self.local_init(obj, t, first, off);
+                }
+            }
+            (t, Initializer::Expr(x)) => {
+                let Some(sc) = t.sc() else {
+                    self.err(x.span, "invalid initializer");
+                    return;
+                };
+                self.emit(Instr::AddrLocal(obj));
+                if off != 0 {
+                    self.emit(Instr::Const(off));
+                    self.emit(Instr::PtrAdd(1));
+                }
+                let et = self.expr(x);
+                self.convert(&et, t, x.span);
+                self.emit(Instr::Store(sc));
+            }
+        }
+    }
+
+    // ----------------------------------------------------------------------------- expressions
+
+    /// Emits a conversion of the value on the stack from `from` to `to`.
+    fn convert(&mut self, from: &Ty, to: &Ty, span: Span) {
+        match (from.sc(), to.sc()) {
+            (Some(a), Some(b)) => {
+                if a == b || (a == Sc::Ptr && b == Sc::Ptr) {
+                    return;
+                }
+                if (a == Sc::Ptr && b.is_float()) || (a.is_float() && b == Sc::Ptr) {
+                    self.err(span, format!("incompatible types when converting '{from}' to '{to}'"));
+                    return;
+                }
+                // Integer -> integer conversions where the canonical form already fits.
+                self.emit(Instr::Conv(a, b));
+            }
+            (_, None) if *to == Ty::Void => {}
+            _ => {
+                if from != to {
+                    self.err(span, format!("incompatible types when converting '{from}' to '{to}'"));
+                }
+            }
+        }
+    }
+
+    /// Compiles `e` for its value; returns its (decayed) type.
+    fn expr(&mut self, e: &Expr) -> Ty {
+        let start = self.here();
+        self.out.expr_at.insert(e.id, start);
+        let t = self.expr_inner(e, true);
+        t.decay()
+    }
+
+    /// Compiles `e` for its effects only.
+    fn expr_discard(&mut self, e: &Expr) {
+        let start = self.here();
+        self.out.expr_at.insert(e.id, start);
+        match &e.kind {
+            ExprKind::Assign { .. } => {
+                self.expr_inner(e, false);
+            }
+            ExprKind::Unary {
+                op: UnaryOp::PostInc | UnaryOp::PostDec | UnaryOp::PreInc | UnaryOp::PreDec,
+                ..
+            } => {
+                self.expr_inner(e, true);
+                self.emit(Instr::Pop);
+            }
+            ExprKind::Comma { lhs, rhs } => {
+                self.expr_discard(lhs);
+                self.expr_discard(rhs);
+            }
+            _ => {
+                self.expr(e);
+                self.emit(Instr::Pop);
+            }
+        }
+    }
+
+    /// Compiles a condition: pushes a value that is zero iff the condition is false.
+    fn cond(&mut self, e: &Expr) {
+        let t = self.expr(e);
+        match t.sc() {
+            Some(sc) if sc.is_float() => {
+                self.emit(Instr::ToBool(sc.promote()));
+            }
+            Some(_) => {}
+            None => self.err(e.span, "used value that cannot be converted to a truth value"),
+        }
+    }
+
+    fn arith_kind(&mut self, t: &Ty, span: Span) -> Ak {
+        match t {
+            Ty::Scalar(s) => s.promote(),
+            _ => {
+                self.err(span, format!("invalid operand of type '{t}'"));
+                Ak::I32
+            }
+        }
+    }
+
+    /// The type of an expression without emitting code.
+    fn type_of(&mut self, e: &Expr) -> Option<Ty> {
+        if let Some(t) = self.types.get(&e.id) {
+            return t.clone();
+        }
+        let mark = self.here() as usize;
+        let nd = self.diags.len();
+        let nstmt = self.out.stmts.len();
+        let t = self.expr_inner(e, true);
+        self.out.code.instrs.truncate(mark);
+        self.out.code.lines.truncate(mark);
+        self.out.stmts.truncate(nstmt);
+        let ok = self.diags.len() == nd;
+        self.diags.truncate(nd);
+        let r = ok.then_some(t);
+        self.types.insert(e.id, r.clone());
+        r
+    }
+
+    fn expr_inner(&mut self, e: &Expr, want: bool) -> Ty {
+        match &e.kind {
+            ExprKind::IntLit { value, ty } => {
+                let sc = sc_of(*ty).unwrap_or(Sc::I32);
+                self.emit(Instr::Const(super::vm::canon(sc, *value)));
+                Ty::Scalar(sc)
+            }
+            ExprKind::FloatLit { value, ty } => {
+                let sc = sc_of(*ty).unwrap_or(Sc::F64);
+                self.emit(Instr::Const(super::vm::canon(sc, value.to_bits())));
+                Ty::Scalar(sc)
+            }
+            ExprKind::CharLit(v) => {
+                self.emit(Instr::Const(super::vm::canon(Sc::I32, *v as u64)));
+                Ty::INT
+            }
+            ExprKind::StringLit(s) => {
+                let p = self.string_ptr(s);
+                self.emit(Instr::Const(p));
+                Ty::Array(Box::new(Ty::Scalar(Sc::I8)), s.len() as u64 + 1)
+            }
+            ExprKind::Ident(name) => self.ident(e, name),
+            ExprKind::Unary { op, operand } => self.unary(e, *op, operand),
+            ExprKind::Binary { op, lhs, rhs } => self.binary(e, *op, lhs, rhs),
+            ExprKind::Assign { op, lhs, rhs } => self.assign(e, *op, lhs, rhs, want),
+            ExprKind::Conditional { cond, then, els } => {
+                let tt = self.type_of(then).unwrap_or(Ty::INT).decay();
+                let te = self.type_of(els).unwrap_or(Ty::INT).decay();
+                let rt = match (&tt, &te) {
+                    (Ty::Scalar(a), Ty::Scalar(b)) => {
+                        Ty::Scalar(Ak::usual(a.promote(), b.promote()).sc())
+                    }
+                    (Ty::Ptr(_), _) => tt.clone(),
+                    (_, Ty::Ptr(_)) => te.clone(),
+                    (Ty::Void, _) | (_, Ty::Void) => Ty::Void,
+                    _ => tt.clone(),
+                };
+                self.cond(cond);
+                let jz = self.emit(Instr::Jz(0));
+                let a = self.expr(then);
+                if rt != Ty::Void {
+                    self.convert(&a, &rt, then.span);
+                }
+                let j = self.emit(Instr::Jmp(0));
+                let h = self.here();
+                self.patch(jz, h);
+                let b = self.expr(els);
+                if rt != Ty::Void {
+                    self.convert(&b, &rt, els.span);
+                }
+                let h = self.here();
+                self.patch(j, h);
+                rt
+            }
+            ExprKind::Comma { lhs, rhs } => {
+                self.expr_discard(lhs);
+                self.expr(rhs)
+            }
+            ExprKind::Cast { ty, expr } => {
+                let to = self.ty(ty, e.span);
+                let from = self.expr(expr);
+                if to == Ty::Void {
+                    self.emit(Instr::Pop);
+                    self.emit(Instr::Const(0));
+                    return Ty::Void;
+                }
+                self.convert(&from, &to, e.span);
+                to
+            }
+            ExprKind::SizeofType(t) => {
+                let t = self.ty(t, e.span);
+                self.emit(Instr::Const(t.size()));
+                Ty::Scalar(Sc::U64)
+            }
+            ExprKind::SizeofExpr(x) => {
+                let t = self.sizeof_type(x);
+                self.emit(Instr::Const(t.size()));
+                Ty::Scalar(Sc::U64)
+            }
+            ExprKind::Call { callee, args, callee_span } => self.call(e, callee, *callee_span, args),
+            ExprKind::Index { .. } => {
+                let t = self.place(e);
+                self.load_place(t)
+            }
+        }
+    }
+
+    /// Type of `sizeof x` operand (arrays not decayed).
+    fn sizeof_type(&mut self, x: &Expr) -> Ty {
+        if let ExprKind::Ident(n) = &x.kind {
+            match self.lookup(n) {
+                Some(Var::Global(_, t)) | Some(Var::Local(_, t)) | Some(Var::Slot(_, t)) => {
+                    return t
+                }
+                _ => {}
+            }
+        }
+        let mark = self.here() as usize;
+        let t = self.expr_inner(x, true);
+        self.out.code.instrs.truncate(mark);
+        self.out.code.lines.truncate(mark);
+        t
+    }
+
+    fn ident(&mut self, e: &Expr, name: &str) -> Ty {
+        match self.lookup(name) {
+            Some(Var::Slot(s, t)) => {
+                self.emit(Instr::Slot(s));
+                t
+            }
+            Some(Var::Const(v)) => {
+                self.emit(Instr::Const(super::vm::canon(Sc::I32, v as u64)));
+                Ty::INT
+            }
+            Some(Var::Vla(s, et)) => {
+                self.emit(Instr::Slot(s));
+                Ty::Ptr(Box::new(et))
+            }
+            Some(Var::Global(..)) | Some(Var::Local(..)) => {
+                let t = self.place(e);
+                self.load_place(t)
+            }
+            None => {
+                if let Some((v, t)) = known_constant(name) {
+                    self.emit(Instr::Const(v));
+                    return t;
+                }
+                self.err(e.span, format!("'{name}' undeclared"));
+                self.emit(Instr::Const(0));
+                Ty::INT
+            }
+        }
+    }
+
+    /// Loads a place's value (arrays decay: the pointer stays).
+    fn load_place(&mut self, p: Place) -> Ty {
+        match p {
+            Place::Slot(s, t) => {
+                self.emit(Instr::Slot(s));
+                t
+            }
+            Place::Mem(t) => match &t {
+                Ty::Array(..) => t,
+                _ => {
+                    if let Some(sc) = t.sc() {
+                        self.emit(Instr::Load(sc));
+                    }
+                    t
+                }
+            },
+        }
+    }
+
+    /// Compiles an lvalue: for memory places the pointer is pushed.
+    fn place(&mut self, e: &Expr) -> Place {
+        match &e.kind {
+            ExprKind::Ident(name) => match self.lookup(name) {
+                Some(Var::Slot(s, t)) => Place::Slot(s, t),
+                Some(Var::Global(p, t)) => {
+                    self.emit(Instr::Const(p));
+                    Place::Mem(t)
+                }
+                Some(Var::Local(o, t)) => {
+                    self.emit(Instr::AddrLocal(o));
+                    Place::Mem(t)
+                }
+                Some(Var::Vla(s, et)) => {
+                    self.emit(Instr::Slot(s));
+                    Place::Mem(Ty::Array(Box::new(et), 0))
+                }
+                _ => {
+                    self.err(e.span, format!("'{name}' is not an assignable variable"));
+                    Place::Slot(0, Ty::INT)
+                }
+            },
+            ExprKind::Index { base, index } => {
+                let mut bt = self.expr(base);
+                let mut swapped = false;
+                if bt.is_int() {
+                    // i[a]
+                    self.convert(&bt.clone(), &Ty::Scalar(Sc::I64), base.span);
+                    bt = self.expr(index);
+                    swapped = true;
+                }
+                let Some(elem) = bt.elem().cloned() else {
+                    self.err(e.span, "subscripted value is neither array nor pointer");
+                    return Place::Mem(Ty::INT);
+                };
+                if !swapped {
+                    let it = self.expr(index);
+                    if !it.is_int() {
+                        self.err(index.span, "array subscript is not an integer");
+                    }
+                    self.convert(&it, &Ty::Scalar(Sc::I64), index.span);
+                } else {
+                    self.emit(Instr::Swap);
+                }
+                self.emit(Instr::PtrAdd(elem.size() as u32));
+                Place::Mem(elem)
+            }
+            ExprKind::Unary {
+                op: UnaryOp::Deref,
+                operand,
+            } => {
+                let t = self.expr(operand);
+                match t {
+                    Ty::Ptr(inner) => {
+                        if *inner == Ty::Void {
+                            self.err(e.span, "dereferencing 'void *' pointer");
+                        }
+                        Place::Mem(*inner)
+                    }
+                    _ => {
+                        self.err(e.span, "invalid type argument of unary '*'");
+                        Place::Mem(Ty::INT)
+                    }
+                }
+            }
+            _ => {
+                self.err(e.span, "lvalue required");
+                self.expr(e);
+                Place::Mem(Ty::INT)
+            }
+        }
+    }
+
+    fn unary(&mut self, e: &Expr, op: UnaryOp, x: &Expr) -> Ty {
+        match op {
+            UnaryOp::Plus | UnaryOp::Neg | UnaryOp::BitNot => {
+                let t = self.expr(x);
+                let k = self.arith_kind(&t, x.span);
+                self.convert(&t, &Ty::Scalar(k.sc()), x.span);
+                match op {
+                    UnaryOp::Neg => {
+                        self.emit(Instr::Neg(k));
+                    }
+                    UnaryOp::BitNot => {
+                        if k.is_float() {
+                            self.err(e.span, "wrong type argument to bit-complement");
+                        }
+                        self.emit(Instr::BitNot(k));
+                    }
+                    _ => {}
+                }
+                Ty::Scalar(k.sc())
+            }
+            UnaryOp::Not => {
+                let t = self.expr(x);
+                let k = match t.sc() {
+                    Some(Sc::Ptr) => Ak::U64,
+                    Some(s) => s.promote(),
+                    None => {
+                        self.err(x.span, "wrong type argument to unary exclamation mark");
+                        Ak::I32
+                    }
+                };
+                self.emit(Instr::Not(k));
+                Ty::INT
+            }
+            UnaryOp::Deref => {
+                let p = self.place(e);
+                self.load_place(p)
+            }
+            UnaryOp::AddrOf => {
+                if let ExprKind::Ident(n) = &x.kind {
+                    if let Some(Var::Const(_)) | None = self.lookup(n) {
+                        self.err(x.span, "lvalue required as unary '&' operand");
+                        self.emit(Instr::Const(0));
+                        return Ty::Ptr(Box::new(Ty::INT));
+                    }
+                }
+                match self.place(x) {
+                    Place::Mem(t) => Ty::Ptr(Box::new(t)),
+                    Place::Slot(_, t) => {
+                        self.err(x.span, "cannot take the address of this variable");
+                        Ty::Ptr(Box::new(t))
+                    }
+                }
+            }
+            UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
+                let post = matches!(op, UnaryOp::PostInc | UnaryOp::PostDec);
+                let sign = if matches!(op, UnaryOp::PreInc | UnaryOp::PostInc) { 1 } else { -1 };
+                let p = self.place(x);
+                let t = match &p {
+                    Place::Slot(_, t) | Place::Mem(t) => t.clone(),
+                };
+                let delta = match &t {
+                    Ty::Ptr(inner) => sign * inner.size() as i32,
+                    Ty::Scalar(_) => sign,
+                    _ => {
+                        self.err(x.span, "lvalue required as increment operand");
+                        sign
+                    }
+                };
+                let sc = t.sc().unwrap_or(Sc::I32);
+                match p {
+                    Place::Slot(slot, _) => {
+                        self.emit(Instr::IncSlot {
+                            slot,
+                            sc,
+                            delta,
+                            post,
+                        });
+                    }
+                    Place::Mem(_) => {
+                        self.emit(Instr::IncMem { sc, delta, post });
+                    }
+                }
+                t
+            }
+        }
+    }
+
+    fn binary(&mut self, e: &Expr, op: BinaryOp, l: &Expr, r: &Expr) -> Ty {
+        if matches!(op, BinaryOp::LogAnd | BinaryOp::LogOr) {
+            self.cond(l);
+            self.emit(Instr::ToBool(Ak::U64));
+            self.emit(Instr::Dup);
+            let j = if op == BinaryOp::LogAnd {
+                self.emit(Instr::Jz(0))
+            } else {
+                self.emit(Instr::Jnz(0))
+            };
+            self.emit(Instr::Pop);
+            self.cond(r);
+            self.emit(Instr::ToBool(Ak::U64));
+            let h = self.here();
+            self.patch(j, h);
+            return Ty::INT;
+        }
+        let lt = self.type_of(l).unwrap_or(Ty::INT).decay();
+        let rt = self.type_of(r).unwrap_or(Ty::INT).decay();
+        let lp = matches!(lt, Ty::Ptr(_));
+        let rp = matches!(rt, Ty::Ptr(_));
+        if lp || rp {
+            return self.pointer_binary(e, op, l, r, &lt, &rt);
+        }
+        let (ka, kb) = (self.arith_kind(&lt, l.span), self.arith_kind(&rt, r.span));
+        if let Some(c) = cop(op) {
+            let k = Ak::usual(ka, kb);
+            self.operand(l, &Ty::Scalar(k.sc()));
+            self.operand(r, &Ty::Scalar(k.sc()));
+            self.emit(Instr::Cmp(c, k));
+            return Ty::INT;
+        }
+        let Some(b) = bop(op) else {
+            return Ty::INT;
+        };
+        if matches!(b, Bop::Shl | Bop::Shr) {
+            if ka.is_float() || kb.is_float() {
+                self.err(e.span, format!("invalid operands to binary {}", op.symbol()));
+            }
+            self.operand(l, &Ty::Scalar(ka.sc()));
+            self.operand(r, &Ty::Scalar(Sc::I64));
+            self.emit(Instr::Bin(b, ka));
+            return Ty::Scalar(ka.sc());
+        }
+        let k = Ak::usual(ka, kb);
+        if k.is_float() && matches!(b, Bop::Rem | Bop::And | Bop::Or | Bop::Xor) {
+            self.err(e.span, format!("invalid operands to binary {}", op.symbol()));
+        }
+        self.operand(l, &Ty::Scalar(k.sc()));
+        self.operand(r, &Ty::Scalar(k.sc()));
+        self.emit(Instr::Bin(b, k));
+        Ty::Scalar(k.sc())
+    }
+
+    fn operand(&mut self, x: &Expr, to: &Ty) {
+        let t = self.expr(x);
+        self.convert(&t, to, x.span);
+    }
+
+    fn pointer_binary(&mut self, e: &Expr, op: BinaryOp, l: &Expr, r: &Expr, lt: &Ty, rt: &Ty) -> Ty {
+        let lp = matches!(lt, Ty::Ptr(_));
+        let rp = matches!(rt, Ty::Ptr(_));
+        if let Some(c) = cop(op) {
+            self.operand(l, &Ty::Ptr(Box::new(Ty::Void)));
+            self.operand(r, &Ty::Ptr(Box::new(Ty::Void)));
+            self.emit(Instr::PtrCmp(c));
+            return Ty::INT;
+        }
+        match op {
+            BinaryOp::Add | BinaryOp::Sub if lp && !rp => {
+                let size = lt.elem().map(|t| t.size()).unwrap_or(1) as u32;
+                self.expr(l);
+                self.operand(r, &Ty::Scalar(Sc::I64));
+                if op == BinaryOp::Sub {
+                    self.emit(Instr::Neg(Ak::I64));
+                }
+                self.emit(Instr::PtrAdd(size));
+                lt.clone()
+            }
+            BinaryOp::Add if rp && !lp => {
+                let size = rt.elem().map(|t| t.size()).unwrap_or(1) as u32;
+                self.operand(l, &Ty::Scalar(Sc::I64));
+                self.expr(r);
+                self.emit(Instr::Swap);
+                self.emit(Instr::PtrAdd(size));
+                rt.clone()
+            }
+            BinaryOp::Sub if lp && rp => {
+                let size = lt.elem().map(|t| t.size()).unwrap_or(1) as u32;
+                self.expr(l);
+                self.expr(r);
+                self.emit(Instr::PtrDiff(size));
+                Ty::Scalar(Sc::I64)
+            }
+            _ => {
+                self.err(e.span, format!("invalid operands to binary {}", op.symbol()));
+                Ty::INT
+            }
+        }
+    }
+
+    fn assign(&mut self, e: &Expr, op: Option<BinaryOp>, l: &Expr, r: &Expr, want: bool) -> Ty {
+        let p = self.place(l);
+        let (t, slot) = match &p {
+            Place::Slot(s, t) => (t.clone(), Some(*s)),
+            Place::Mem(t) => (t.clone(), None),
+        };
+        let Some(sc) = t.sc() else {
+            self.err(l.span, "assignment to expression with array type");
+            return Ty::INT;
+        };
+        match op {
+            None => {
+                let rt = self.expr(r);
+                self.convert(&rt, &t, r.span);
+            }
+            Some(bop_) => {
+                // Load the current value.
+                match slot {
+                    Some(s) => {
+                        self.emit(Instr::Slot(s));
+                    }
+                    None => {
+                        self.emit(Instr::Dup);
+                        self.emit(Instr::Load(sc));
+                    }
+                }
+                let rt = self.type_of(r).unwrap_or(Ty::INT).decay();
+                if let Ty::Ptr(inner) = &t {
+                    let size = inner.size() as u32;
+                    self.operand(r, &Ty::Scalar(Sc::I64));
+                    if bop_ == BinaryOp::Sub {
+                        self.emit(Instr::Neg(Ak::I64));
+                    } else if bop_ != BinaryOp::Add {
+                        self.err(e.span, "invalid operands to compound assignment");
+                    }
+                    self.emit(Instr::PtrAdd(size));
+                } else {
+                    let ka = sc.promote();
+                    let kb = self.arith_kind(&rt, r.span);
+                    let Some(b) = bop(bop_) else {
+                        self.err(e.span, "invalid compound assignment");
+                        return t;
+                    };
+                    let k = if matches!(b, Bop::Shl | Bop::Shr) {
+                        ka
+                    } else {
+                        Ak::usual(ka, kb)
+                    };
+                    if k.is_float() && matches!(b, Bop::Rem | Bop::And | Bop::Or | Bop::Xor | Bop::Shl | Bop::Shr) {
+                        self.err(e.span, format!("invalid operands to binary {}", bop_.symbol()));
+                    }
+                    self.convert(&t, &Ty::Scalar(k.sc()), l.span);
+                    let rto = if matches!(b, Bop::Shl | Bop::Shr) { Sc::I64 } else { k.sc() };
+                    self.operand(r, &Ty::Scalar(rto));
+                    self.emit(Instr::Bin(b, k));
+                    self.convert(&Ty::Scalar(k.sc()), &t, e.span);
+                }
+            }
+        }
+        match slot {
+            Some(s) => {
+                if want {
+                    self.emit(Instr::Dup);
+                }
+                self.emit(Instr::SetSlot(s));
+            }
+            None => {
+                self.emit(if want { Instr::StoreKeep(sc) } else { Instr::Store(sc) });
+            }
+        }
+        if !want {
+            // Callers that discard expect nothing on the stack.
+        }
+        t
+    }
+
+    fn call(&mut self, e: &Expr, name: &str, span: Span, args: &[Expr]) -> Ty {
+        if let Some(f) = self.funcs.get(name).cloned() {
+            if !f.defined {
+                self.err(span, format!("undefined reference to '{name}'"));
+            }
+            match &f.params {
+                Some(ps) => {
+                    if ps.len() != args.len() {
+                        self.err(
+                            e.span,
+                            format!(
+                                "too {} arguments to function '{name}'",
+                                if args.len() < ps.len() { "few" } else { "many" }
+                            ),
+                        );
+                    }
+                    for (a, p) in args.iter().zip(ps.iter()) {
+                        let t = self.expr(a);
+                        self.convert(&t, p, a.span);
+                    }
+                }
+                None => {
+                    for a in args {
+                        let t = self.expr(a);
+                        if let Ty::Scalar(s) = t {
+                            let k = if s == Sc::F32 { Ak::F64 } else { s.promote() };
+                            self.convert(&t, &Ty::Scalar(k.sc()), a.span);
+                        }
+                    }
+                }
+            }
+            self.emit(Instr::Call(f.idx));
+            return f.ret;
+        }
+        let Some(sig) = builtins::lookup(name) else {
+            self.err(span, format!("implicit declaration of function '{name}'"));
+            return Ty::INT;
+        };
+        self.builtin_call(e, name, sig, args)
+    }
+
+    fn builtin_call(&mut self, e: &Expr, name: &str, sig: Sig, args: &[Expr]) -> Ty {
+        if args.len() < sig.params.len() || (!sig.variadic && args.len() > sig.params.len()) {
+            self.err(
+                e.span,
+                format!(
+                    "too {} arguments to function '{name}'",
+                    if args.len() < sig.params.len() { "few" } else { "many" }
+                ),
+            );
+            return sig.ret;
+        }
+        let mut classes = vec![];
+        for (i, a) in args.iter().enumerate() {
+            match sig.params.get(i) {
+                Some(p) => {
+                    let t = self.expr(a);
+                    self.convert(&t, p, a.span);
+                }
+                None => {
+                    let t = self.expr(a);
+                    let class = match t.sc() {
+                        Some(Sc::F32) => {
+                            self.emit(Instr::Conv(Sc::F32, Sc::F64));
+                            ArgClass::Double
+                        }
+                        Some(Sc::F64) => ArgClass::Double,
+                        Some(Sc::I64 | Sc::U64 | Sc::Ptr) => ArgClass::Int64,
+                        Some(_) => ArgClass::Int32,
+                        None => {
+                            self.err(a.span, "invalid use of void expression");
+                            ArgClass::Int32
+                        }
+                    };
+                    classes.push(class);
+                }
+            }
+        }
+        self.out.code.sites.push(classes);
+        let site = self.out.code.sites.len() as u32 - 1;
+        self.emit(Instr::Builtin(sig.builtin, site));
+        sig.ret
+    }
+}
+
+fn collect_cases<'a>(s: &'a Stmt, out: &mut Vec<(NodeId, Option<&'a Expr>, Span)>) {
+    match &s.kind {
+        StmtKind::Case { value, body } => {
+            out.push((s.id, Some(value), s.span));
+            collect_cases(body, out);
+        }
+        StmtKind::Default { body } => {
+            out.push((s.id, None, s.span));
+            collect_cases(body, out);
+        }
+        StmtKind::Block(b) => b.stmts.iter().for_each(|x| collect_cases(x, out)),
+        StmtKind::If { then, els, .. } => {
+            collect_cases(then, out);
+            if let Some(e) = els {
+                collect_cases(e, out);
+            }
+        }
+        StmtKind::While { body, .. }
+        | StmtKind::DoWhile { body, .. }
+        | StmtKind::For { body, .. }
+        | StmtKind::Label { body, .. } => collect_cases(body, out),
+        _ => {}
+    }
+}

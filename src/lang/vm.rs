@@ -1,0 +1,793 @@
+//! The bytecode interpreter: an explicit frame stack (no Rust recursion), fuel, memory and output limits.
+
+use super::bytecode::{Bop, Code, Cop, Instr};
+use super::types::{Ak, Sc};
+use super::{Limits, Outcome};
+
+/// Object ids at or above this are heap (malloc) objects.
+pub const HEAP_BIT: u32 = 1 << 31;
+/// Bytes charged per call frame on top of its registers and arrays.
+const FRAME_COST: usize = 64;
+
+/// Why execution stopped early.
+#[derive(Debug)]
+pub enum Trap {
+    /// A runtime error with its message; the line comes from the current instruction.
+    Error(String),
+    /// `exit(n)` or return from `main`.
+    Exit(i32),
+    /// Fuel exhausted.
+    Timeout,
+    /// Memory budget exceeded.
+    Memory,
+    /// Call depth exceeded.
+    CallDepth,
+    /// Output budget exceeded.
+    Output,
+}
+
+/// A memory object: a byte range of global/stack memory or of the heap.
+#[derive(Clone, Copy, Debug)]
+pub struct Obj {
+    /// Start in its memory.
+    pub base: u32,
+    /// Length in bytes.
+    pub len: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    ret_pc: u32,
+    bp: u32,
+    ob: u32,
+    mem_base: u32,
+}
+
+/// The state of one execution.
+pub struct Vm<'a> {
+    pub(crate) code: &'a Code,
+    pub(crate) limits: &'a Limits,
+    pub(crate) stack: Vec<u64>,
+    slots: Vec<u64>,
+    frames: Vec<Frame>,
+    /// Global memory followed by stack frames.
+    pub(crate) mem: Vec<u8>,
+    /// malloc'd memory (bump allocated).
+    pub(crate) heap: Vec<u8>,
+    pub(crate) objs: Vec<Obj>,
+    pub(crate) heap_objs: Vec<Obj>,
+    pub(crate) stdout: Vec<u8>,
+    pub(crate) input: super::format::Input,
+    fuel: u64,
+    pub(crate) coverage: Option<Vec<bool>>,
+    pub(crate) rand_state: u64,
+}
+
+/// Canonical register form of integer `v` stored as kind `sc`.
+#[inline(always)]
+pub fn canon(sc: Sc, v: u64) -> u64 {
+    match sc {
+        Sc::Bool => (v != 0) as u64,
+        Sc::I8 => v as i8 as i64 as u64,
+        Sc::U8 => v as u8 as u64,
+        Sc::I16 => v as i16 as i64 as u64,
+        Sc::U16 => v as u16 as u64,
+        Sc::I32 => v as i32 as i64 as u64,
+        Sc::U32 => v as u32 as u64,
+        Sc::I64 | Sc::U64 | Sc::Ptr => v,
+        Sc::F32 => (f64::from_bits(v) as f32 as f64).to_bits(),
+        Sc::F64 => v,
+    }
+}
+
+/// x86 `cvttsd2si` with a 32-bit destination: out of range gives 0x80000000.
+#[inline]
+fn f2i32(f: f64) -> i32 {
+    if f > -2147483649.0 && f < 2147483648.0 {
+        f as i32
+    } else {
+        i32::MIN
+    }
+}
+
+/// x86 `cvttsd2si` with a 64-bit destination: out of range gives 0x8000000000000000.
+#[inline]
+fn f2i64(f: f64) -> i64 {
+    if (-9223372036854775808.0..9223372036854775808.0).contains(&f) {
+        f as i64
+    } else {
+        i64::MIN
+    }
+}
+
+/// Converts a register value between storage kinds as gcc -O0 on x86-64 does.
+pub fn convert(from: Sc, to: Sc, v: u64) -> u64 {
+    if from.is_float() {
+        let f = f64::from_bits(v);
+        match to {
+            Sc::F64 => v,
+            Sc::F32 => (f as f32 as f64).to_bits(),
+            Sc::Bool => (f != 0.0) as u64,
+            Sc::I64 | Sc::Ptr => f2i64(f) as u64,
+            Sc::U64 => {
+                if f < 9223372036854775808.0 {
+                    f2i64(f) as u64
+                } else {
+                    (f2i64(f - 9223372036854775808.0) as u64) ^ (1 << 63)
+                }
+            }
+            Sc::U32 => canon(Sc::U32, f2i64(f) as u64),
+            _ => canon(to, f2i32(f) as i64 as u64),
+        }
+    } else {
+        match to {
+            Sc::F64 => {
+                if from == Sc::U64 {
+                    (v as f64).to_bits()
+                } else {
+                    (v as i64 as f64).to_bits()
+                }
+            }
+            Sc::F32 => {
+                if from == Sc::U64 {
+                    (v as f32 as f64).to_bits()
+                } else {
+                    (v as i64 as f32 as f64).to_bits()
+                }
+            }
+            _ => canon(to, v),
+        }
+    }
+}
+
+/// Splits a pointer into (object id, signed offset).
+#[inline(always)]
+pub fn split_ptr(p: u64) -> (u32, i32) {
+    ((p >> 32) as u32, p as u32 as i32)
+}
+
+/// Makes a pointer from an object id and offset.
+#[inline(always)]
+pub fn make_ptr(obj: u32, off: i32) -> u64 {
+    (u64::from(obj) << 32) | u64::from(off as u32)
+}
+
+fn cmp<T: PartialOrd>(op: Cop, a: T, b: T) -> u64 {
+    (match op {
+        Cop::Eq => a == b,
+        Cop::Ne => a != b,
+        Cop::Lt => a < b,
+        Cop::Le => a <= b,
+        Cop::Gt => a > b,
+        Cop::Ge => a >= b,
+    }) as u64
+}
+
+fn div_zero() -> Trap {
+    Trap::Error("division by zero".into())
+}
+
+/// Integer/float binary operation in kind `k`.
+#[inline(always)]
+fn binop(op: Bop, k: Ak, a: u64, b: u64) -> Result<u64, Trap> {
+    Ok(match k {
+        Ak::I32 => {
+            let (x, y) = (a as i32, b as i32);
+            (match op {
+                Bop::Add => x.wrapping_add(y),
+                Bop::Sub => x.wrapping_sub(y),
+                Bop::Mul => x.wrapping_mul(y),
+                Bop::Div | Bop::Rem => {
+                    if y == 0 {
+                        return Err(div_zero());
+                    }
+                    if x == i32::MIN && y == -1 {
+                        return Err(Trap::Error("integer overflow".into()));
+                    }
+                    if op == Bop::Div {
+                        x / y
+                    } else {
+                        x % y
+                    }
+                }
+                Bop::Shl => x.wrapping_shl(b as u32),
+                Bop::Shr => x.wrapping_shr(b as u32),
+                Bop::And => x & y,
+                Bop::Or => x | y,
+                Bop::Xor => x ^ y,
+            }) as i64 as u64
+        }
+        Ak::U32 => {
+            let (x, y) = (a as u32, b as u32);
+            (match op {
+                Bop::Add => x.wrapping_add(y),
+                Bop::Sub => x.wrapping_sub(y),
+                Bop::Mul => x.wrapping_mul(y),
+                Bop::Div => x.checked_div(y).ok_or_else(div_zero)?,
+                Bop::Rem => x.checked_rem(y).ok_or_else(div_zero)?,
+                Bop::Shl => x.wrapping_shl(b as u32),
+                Bop::Shr => x.wrapping_shr(b as u32),
+                Bop::And => x & y,
+                Bop::Or => x | y,
+                Bop::Xor => x ^ y,
+            }) as u64
+        }
+        Ak::I64 => {
+            let (x, y) = (a as i64, b as i64);
+            (match op {
+                Bop::Add => x.wrapping_add(y),
+                Bop::Sub => x.wrapping_sub(y),
+                Bop::Mul => x.wrapping_mul(y),
+                Bop::Div | Bop::Rem => {
+                    if y == 0 {
+                        return Err(div_zero());
+                    }
+                    if x == i64::MIN && y == -1 {
+                        return Err(Trap::Error("integer overflow".into()));
+                    }
+                    if op == Bop::Div {
+                        x / y
+                    } else {
+                        x % y
+                    }
+                }
+                Bop::Shl => x.wrapping_shl(b as u32),
+                Bop::Shr => x.wrapping_shr(b as u32),
+                Bop::And => x & y,
+                Bop::Or => x | y,
+                Bop::Xor => x ^ y,
+            }) as u64
+        }
+        Ak::U64 => match op {
+            Bop::Add => a.wrapping_add(b),
+            Bop::Sub => a.wrapping_sub(b),
+            Bop::Mul => a.wrapping_mul(b),
+            Bop::Div => a.checked_div(b).ok_or_else(div_zero)?,
+            Bop::Rem => a.checked_rem(b).ok_or_else(div_zero)?,
+            Bop::Shl => a.wrapping_shl(b as u32),
+            Bop::Shr => a.wrapping_shr(b as u32),
+            Bop::And => a & b,
+            Bop::Or => a | b,
+            Bop::Xor => a ^ b,
+        },
+        Ak::F32 | Ak::F64 => {
+            let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+            let r = match op {
+                Bop::Add => x + y,
+                Bop::Sub => x - y,
+                Bop::Mul => x * y,
+                Bop::Div => x / y,
+                _ => return Err(Trap::Error("invalid floating-point operation".into())),
+            };
+            if k == Ak::F32 {
+                (r as f32 as f64).to_bits()
+            } else {
+                r.to_bits()
+            }
+        }
+    })
+}
+
+#[inline(always)]
+fn compare(op: Cop, k: Ak, a: u64, b: u64) -> u64 {
+    match k {
+        Ak::I32 | Ak::I64 => cmp(op, a as i64, b as i64),
+        Ak::U32 | Ak::U64 => cmp(op, a, b),
+        Ak::F32 | Ak::F64 => cmp(op, f64::from_bits(a), f64::from_bits(b)),
+    }
+}
+
+#[inline(always)]
+fn is_zero(k: Ak, a: u64) -> bool {
+    if k.is_float() {
+        f64::from_bits(a) == 0.0
+    } else {
+        a == 0
+    }
+}
+
+impl<'a> Vm<'a> {
+    /// A fresh machine with globals initialised; `Err` when globals exceed the memory budget.
+    pub fn new(code: &'a Code, limits: &'a Limits, stdin: &[u8]) -> Result<Vm<'a>, Trap> {
+        let gb = usize::try_from(code.global_bytes).unwrap_or(usize::MAX);
+        if gb > limits.memory_bytes || gb > u32::MAX as usize / 2 {
+            return Err(Trap::Memory);
+        }
+        let mut mem = vec![0u8; gb];
+        for &(off, d) in &code.global_init {
+            if let Some(bytes) = code.data.get(d as usize) {
+                let off = off as usize;
+                if let Some(dst) = mem.get_mut(off..off + bytes.len()) {
+                    dst.copy_from_slice(bytes);
+                }
+            }
+        }
+        let mut objs = Vec::with_capacity(code.global_objects.len() + 64);
+        objs.push(Obj { base: 0, len: 0 });
+        for &(base, len) in &code.global_objects {
+            objs.push(Obj { base, len });
+        }
+        Ok(Vm {
+            code,
+            limits,
+            stack: Vec::with_capacity(64),
+            slots: Vec::with_capacity(256),
+            frames: Vec::with_capacity(16),
+            mem,
+            heap: Vec::new(),
+            objs,
+            heap_objs: Vec::new(),
+            stdout: Vec::new(),
+            input: super::format::Input::new(stdin.to_vec()),
+            fuel: limits.fuel,
+            coverage: if limits.record_coverage {
+                Some(vec![false; code.n_stmts as usize])
+            } else {
+                None
+            },
+            rand_state: 1,
+        })
+    }
+
+    /// Steps used so far.
+    pub fn steps(&self) -> u64 {
+        self.limits.fuel - self.fuel
+    }
+
+    /// Bytes in use, as charged against the memory budget.
+    pub fn mem_used(&self) -> usize {
+        self.mem.len() + self.heap.len() + self.slots.len() * 8 + self.frames.len() * FRAME_COST
+    }
+
+    /// Resolves `size` bytes at pointer `p` to (heap?, start).
+    #[inline]
+    pub fn resolve(&self, p: u64, size: u32) -> Result<(bool, usize), Trap> {
+        let (id, off) = split_ptr(p);
+        let heap = id >= HEAP_BIT;
+        let obj = if heap {
+            self.heap_objs.get((id - HEAP_BIT) as usize)
+        } else {
+            self.objs.get(id as usize)
+        };
+        let Some(obj) = obj else {
+            return Err(Trap::Error("invalid pointer dereference".into()));
+        };
+        if id == 0 {
+            return Err(Trap::Error("null pointer dereference".into()));
+        }
+        if off < 0 || off as u64 + u64::from(size) > u64::from(obj.len) {
+            let n = i64::from(off).div_euclid(i64::from(size.max(1)));
+            let m = obj.len / size.max(1);
+            return Err(Trap::Error(format!(
+                "index {n} out of bounds for array of {m}"
+            )));
+        }
+        Ok((heap, obj.base as usize + off as usize))
+    }
+
+    /// The bytes of `size` at `p`.
+    pub fn bytes(&self, p: u64, size: u32) -> Result<&[u8], Trap> {
+        let (heap, start) = self.resolve(p, size)?;
+        let m = if heap { &self.heap } else { &self.mem };
+        m.get(start..start + size as usize)
+            .ok_or_else(|| Trap::Error("invalid memory access".into()))
+    }
+
+    /// The mutable bytes of `size` at `p`.
+    pub fn bytes_mut(&mut self, p: u64, size: u32) -> Result<&mut [u8], Trap> {
+        let (heap, start) = self.resolve(p, size)?;
+        let m = if heap { &mut self.heap } else { &mut self.mem };
+        m.get_mut(start..start + size as usize)
+            .ok_or_else(|| Trap::Error("invalid memory access".into()))
+    }
+
+    /// Bytes from `p` to the end of its object (for string functions).
+    pub fn rest(&self, p: u64) -> Result<&[u8], Trap> {
+        let (id, off) = split_ptr(p);
+        let heap = id >= HEAP_BIT;
+        let obj = if heap {
+            self.heap_objs.get((id - HEAP_BIT) as usize)
+        } else {
+            self.objs.get(id as usize)
+        };
+        let obj = match obj {
+            Some(o) if id != 0 => *o,
+            _ => return Err(Trap::Error("null pointer dereference".into())),
+        };
+        if off < 0 || off as u32 > obj.len {
+            return Err(Trap::Error(format!(
+                "index {off} out of bounds for array of {}",
+                obj.len
+            )));
+        }
+        let m = if heap { &self.heap } else { &self.mem };
+        let start = obj.base as usize + off as usize;
+        m.get(start..obj.base as usize + obj.len as usize)
+            .ok_or_else(|| Trap::Error("invalid memory access".into()))
+    }
+
+    /// Mutable bytes from `p` to the end of its object.
+    pub fn rest_mut(&mut self, p: u64) -> Result<&mut [u8], Trap> {
+        let len = self.rest(p)?.len();
+        let (heap, start) = self.resolve(p, 0)?;
+        let m = if heap { &mut self.heap } else { &mut self.mem };
+        m.get_mut(start..start + len)
+            .ok_or_else(|| Trap::Error("invalid memory access".into()))
+    }
+
+    /// The NUL-terminated string at `p` (without the NUL).
+    pub fn cstr(&self, p: u64) -> Result<&[u8], Trap> {
+        let r = self.rest(p)?;
+        match r.iter().position(|&c| c == 0) {
+            Some(n) => Ok(&r[..n]),
+            None => Err(Trap::Error(format!(
+                "index {} out of bounds for array of {} (unterminated string)",
+                r.len(),
+                r.len()
+            ))),
+        }
+    }
+
+    /// Loads a scalar.
+    #[inline]
+    pub fn load(&self, p: u64, sc: Sc) -> Result<u64, Trap> {
+        let b = self.bytes(p, sc.size())?;
+        Ok(match sc {
+            Sc::Bool | Sc::U8 => u64::from(b[0]),
+            Sc::I8 => b[0] as i8 as i64 as u64,
+            Sc::I16 => i16::from_le_bytes([b[0], b[1]]) as i64 as u64,
+            Sc::U16 => u64::from(u16::from_le_bytes([b[0], b[1]])),
+            Sc::I32 => i32::from_le_bytes([b[0], b[1], b[2], b[3]]) as i64 as u64,
+            Sc::U32 => u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+            Sc::F32 => (f32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64).to_bits(),
+            Sc::I64 | Sc::U64 | Sc::F64 | Sc::Ptr => {
+                u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+            }
+        })
+    }
+
+    /// Stores a (canonical) scalar.
+    #[inline]
+    pub fn store(&mut self, p: u64, sc: Sc, v: u64) -> Result<(), Trap> {
+        let b = self.bytes_mut(p, sc.size())?;
+        match sc {
+            Sc::Bool | Sc::U8 | Sc::I8 => b[0] = v as u8,
+            Sc::I16 | Sc::U16 => b.copy_from_slice(&(v as u16).to_le_bytes()),
+            Sc::I32 | Sc::U32 => b.copy_from_slice(&(v as u32).to_le_bytes()),
+            Sc::F32 => b.copy_from_slice(&(f64::from_bits(v) as f32).to_le_bytes()),
+            Sc::I64 | Sc::U64 | Sc::F64 | Sc::Ptr => b.copy_from_slice(&v.to_le_bytes()),
+        }
+        Ok(())
+    }
+
+    /// Allocates a heap object of `n` bytes (zeroed); returns its pointer.
+    pub fn malloc(&mut self, n: u64) -> Result<u64, Trap> {
+        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        if n > self.limits.memory_bytes.saturating_sub(self.mem_used()) || n > u32::MAX as usize / 2
+        {
+            return Err(Trap::Memory);
+        }
+        let base = self.heap.len();
+        self.heap.resize(base + n, 0);
+        let id = self.heap_objs.len() as u32 + HEAP_BIT;
+        self.heap_objs.push(Obj {
+            base: base as u32,
+            len: n as u32,
+        });
+        Ok(make_ptr(id, 0))
+    }
+
+    /// Appends to stdout within the output budget.
+    pub fn write(&mut self, bytes: &[u8]) -> Result<(), Trap> {
+        if self.stdout.len() + bytes.len() > self.limits.output_bytes {
+            let room = self.limits.output_bytes.saturating_sub(self.stdout.len());
+            self.stdout.extend_from_slice(&bytes[..room.min(bytes.len())]);
+            return Err(Trap::Output);
+        }
+        self.stdout.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> u64 {
+        self.stack.pop().unwrap_or(0)
+    }
+
+    /// Pops `n` values (in push order).
+    pub fn pop_n(&mut self, n: usize) -> Vec<u64> {
+        let at = self.stack.len().saturating_sub(n);
+        self.stack.split_off(at)
+    }
+
+    fn enter(&mut self, f: u32, ret_pc: u32, bp: u32, ob: u32) -> Result<(u32, u32, u32), Trap> {
+        let code = self.code;
+        let Some(func) = code.funcs.get(f as usize) else {
+            return Err(Trap::Error("call of an undefined function".into()));
+        };
+        if self.frames.len() as u64 >= u64::from(self.limits.call_depth) {
+            return Err(Trap::CallDepth);
+        }
+        let need = func.n_slots as usize * 8 + func.frame_bytes as usize + FRAME_COST;
+        if self.mem_used() + need > self.limits.memory_bytes {
+            return Err(Trap::Memory);
+        }
+        let new_bp = self.slots.len();
+        self.slots.resize(new_bp + func.n_slots as usize, 0);
+        let np = func.n_params as usize;
+        let at = self.stack.len().saturating_sub(np);
+        for (i, v) in self.stack.drain(at..).enumerate() {
+            if let Some(s) = self.slots.get_mut(new_bp + i) {
+                *s = v;
+            }
+        }
+        let mem_base = self.mem.len();
+        let new_ob = self.objs.len();
+        if func.frame_bytes > 0 {
+            self.mem.resize(mem_base + func.frame_bytes as usize, 0);
+            for &(off, len) in &func.objects {
+                self.objs.push(Obj {
+                    base: (mem_base as u32).wrapping_add(off),
+                    len,
+                });
+            }
+        }
+        self.frames.push(Frame {
+            ret_pc,
+            bp,
+            ob,
+            mem_base: mem_base as u32,
+        });
+        Ok((func.entry, new_bp as u32, new_ob as u32))
+    }
+
+    /// Calls function `f` with `args` (already converted) and runs to completion.
+    /// Returns the function's return value (main's return becomes `Trap::Exit`).
+    pub fn run_function(&mut self, f: u32, args: &[u64]) -> Result<u64, (Trap, u32)> {
+        self.stack.extend_from_slice(args);
+        let (pc, bp, ob) = self.enter(f, u32::MAX, 0, 0).map_err(|t| (t, 0))?;
+        self.exec(pc, bp, ob)
+    }
+
+    fn exec(&mut self, mut pc: u32, mut bp: u32, mut ob: u32) -> Result<u64, (Trap, u32)> {
+        let code = self.code;
+        let instrs = &code.instrs[..];
+        loop {
+            let Some(&ins) = instrs.get(pc as usize) else {
+                return Err((Trap::Error("fell off the end of the code".into()), pc));
+            };
+            let here = pc;
+            pc += 1;
+            macro_rules! tr {
+                ($e:expr) => {
+                    match $e {
+                        Ok(v) => v,
+                        Err(t) => return Err((t, here)),
+                    }
+                };
+            }
+            match ins {
+                Instr::Nop => {}
+                Instr::Stmt(n) => {
+                    if self.fuel == 0 {
+                        return Err((Trap::Timeout, here));
+                    }
+                    self.fuel -= 1;
+                    if let Some(c) = &mut self.coverage {
+                        if let Some(x) = c.get_mut(n as usize) {
+                            *x = true;
+                        }
+                    }
+                }
+                Instr::Const(c) => self.stack.push(c),
+                Instr::Pop => {
+                    self.stack.pop();
+                }
+                Instr::Dup => {
+                    let v = self.stack.last().copied().unwrap_or(0);
+                    self.stack.push(v);
+                }
+                Instr::Swap => {
+                    let n = self.stack.len();
+                    if n >= 2 {
+                        self.stack.swap(n - 1, n - 2);
+                    }
+                }
+                Instr::Slot(s) => {
+                    let v = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    self.stack.push(v);
+                }
+                Instr::SetSlot(s) => {
+                    let v = self.pop();
+                    if let Some(x) = self.slots.get_mut((bp + s) as usize) {
+                        *x = v;
+                    }
+                }
+                Instr::AddrLocal(n) => self.stack.push(make_ptr(ob + n, 0)),
+                Instr::Load(sc) => {
+                    let p = self.pop();
+                    let v = tr!(self.load(p, sc));
+                    self.stack.push(v);
+                }
+                Instr::Store(sc) => {
+                    let v = self.pop();
+                    let p = self.pop();
+                    tr!(self.store(p, sc, v));
+                }
+                Instr::StoreKeep(sc) => {
+                    let v = self.pop();
+                    let p = self.pop();
+                    tr!(self.store(p, sc, v));
+                    self.stack.push(v);
+                }
+                Instr::IncSlot {
+                    slot,
+                    sc,
+                    delta,
+                    post,
+                } => {
+                    let i = (bp + slot) as usize;
+                    let old = self.slots.get(i).copied().unwrap_or(0);
+                    let new = inc(sc, old, delta);
+                    if let Some(x) = self.slots.get_mut(i) {
+                        *x = new;
+                    }
+                    self.stack.push(if post { old } else { new });
+                }
+                Instr::IncMem { sc, delta, post } => {
+                    let p = self.pop();
+                    let old = tr!(self.load(p, sc));
+                    let new = inc(sc, old, delta);
+                    tr!(self.store(p, sc, new));
+                    self.stack.push(if post { old } else { new });
+                }
+                Instr::Bin(op, k) => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    let r = tr!(binop(op, k, a, b));
+                    self.stack.push(r);
+                }
+                Instr::Cmp(op, k) => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    self.stack.push(compare(op, k, a, b));
+                }
+                Instr::Neg(k) => {
+                    let a = self.pop();
+                    let r = match k {
+                        Ak::I32 => (a as i32).wrapping_neg() as i64 as u64,
+                        Ak::U32 => (a as u32).wrapping_neg() as u64,
+                        Ak::I64 | Ak::U64 => a.wrapping_neg(),
+                        Ak::F32 | Ak::F64 => (-f64::from_bits(a)).to_bits(),
+                    };
+                    self.stack.push(r);
+                }
+                Instr::BitNot(k) => {
+                    let a = self.pop();
+                    let r = match k {
+                        Ak::U32 => (!(a as u32)) as u64,
+                        _ => !a,
+                    };
+                    self.stack.push(r);
+                }
+                Instr::Not(k) => {
+                    let a = self.pop();
+                    self.stack.push(is_zero(k, a) as u64);
+                }
+                Instr::ToBool(k) => {
+                    let a = self.pop();
+                    self.stack.push(!is_zero(k, a) as u64);
+                }
+                Instr::Conv(from, to) => {
+                    let a = self.pop();
+                    self.stack.push(convert(from, to, a));
+                }
+                Instr::PtrAdd(size) => {
+                    let i = self.pop() as i64;
+                    let p = self.pop();
+                    let (id, off) = split_ptr(p);
+                    let off = i64::from(off).wrapping_add(i.wrapping_mul(i64::from(size)));
+                    // Offsets beyond +-2^31 can never be valid; clamp them to an invalid one.
+                    let off = i32::try_from(off).unwrap_or(i32::MIN);
+                    self.stack.push(make_ptr(id, off));
+                }
+                Instr::PtrDiff(size) => {
+                    let q = self.pop();
+                    let p = self.pop();
+                    let d = i64::from(split_ptr(p).1) - i64::from(split_ptr(q).1);
+                    self.stack.push((d / i64::from(size.max(1))) as u64);
+                }
+                Instr::PtrCmp(op) => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    let key = |p: u64| (split_ptr(p).0, split_ptr(p).1);
+                    self.stack.push(cmp(op, key(a), key(b)));
+                }
+                Instr::Jmp(t) => pc = t,
+                Instr::Jz(t) => {
+                    if self.pop() == 0 {
+                        pc = t;
+                    }
+                }
+                Instr::Jnz(t) => {
+                    if self.pop() != 0 {
+                        pc = t;
+                    }
+                }
+                Instr::Call(f) => {
+                    if self.fuel == 0 {
+                        return Err((Trap::Timeout, here));
+                    }
+                    self.fuel -= 1;
+                    let (npc, nbp, nob) = tr!(self.enter(f, pc, bp, ob));
+                    pc = npc;
+                    bp = nbp;
+                    ob = nob;
+                }
+                Instr::Ret => {
+                    let v = self.pop();
+                    let Some(fr) = self.frames.pop() else {
+                        return Ok(v);
+                    };
+                    self.slots.truncate(bp as usize);
+                    self.mem.truncate(fr.mem_base as usize);
+                    self.objs.truncate(ob as usize);
+                    if fr.ret_pc == u32::MAX {
+                        return Ok(v);
+                    }
+                    pc = fr.ret_pc;
+                    bp = fr.bp;
+                    ob = fr.ob;
+                    self.stack.push(v);
+                }
+                Instr::Builtin(b, site) => {
+                    tr!(super::builtins::call(self, b, site));
+                }
+                Instr::InitBytes(d) => {
+                    let p = self.pop();
+                    let data = code.data.get(d as usize).map(|v| &v[..]).unwrap_or(&[]);
+                    let dst = tr!(self.bytes_mut(p, data.len() as u32));
+                    dst.copy_from_slice(data);
+                }
+                Instr::ZeroBytes(n) => {
+                    let p = self.pop();
+                    tr!(self.bytes_mut(p, n)).fill(0);
+                }
+                Instr::CopyBytes(n) => {
+                    let src = self.pop();
+                    let dst = self.pop();
+                    let tmp = tr!(self.bytes(src, n)).to_vec();
+                    tr!(self.bytes_mut(dst, n)).copy_from_slice(&tmp);
+                }
+            }
+        }
+    }
+}
+
+/// `v + delta` in storage kind `sc` (pointers: byte offset; floats: +-1).
+#[inline]
+fn inc(sc: Sc, v: u64, delta: i32) -> u64 {
+    match sc {
+        Sc::F64 => (f64::from_bits(v) + f64::from(delta.signum())).to_bits(),
+        Sc::F32 => ((f64::from_bits(v) + f64::from(delta.signum())) as f32 as f64).to_bits(),
+        Sc::Ptr => {
+            let (id, off) = split_ptr(v);
+            make_ptr(id, off.wrapping_add(delta))
+        }
+        _ => canon(sc, v.wrapping_add(delta as i64 as u64)),
+    }
+}
+
+/// Maps a trap to an outcome, with the line of the instruction at `pc`.
+pub fn outcome(code: &Code, trap: Trap, pc: u32) -> Outcome {
+    match trap {
+        Trap::Error(message) => Outcome::RuntimeError {
+            line: code.lines.get(pc as usize).copied().unwrap_or(0),
+            message,
+        },
+        Trap::Exit(n) => Outcome::Exit(n),
+        Trap::Timeout => Outcome::Timeout,
+        Trap::Memory => Outcome::MemoryLimit,
+        Trap::CallDepth => Outcome::CallDepth,
+        Trap::Output => Outcome::OutputLimit,
+    }
+}
