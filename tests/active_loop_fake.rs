@@ -1,54 +1,12 @@
 //! The active loop's protocol, budgets, replay and question choice, with a fake learner and a Rust "program".
 
+mod active_support;
+
+use active_support::NearestLearner;
 use fixloop::active::{
-    ActiveConfig, ActiveLoop, BugOracle, Example, Label, LearnStatus, Num, Observation,
-    OutputEncoder, Query, Status, Step, StopReason,
+    ActiveConfig, ActiveLoop, Label, Num, Observation, OutputEncoder, Query, Status, Step,
+    StopReason,
 };
-
-/// A consistent toy learner: the label of the nearest labelled point (L1 distance; ties
-/// and the all-bug start say "bug").
-#[derive(Default, Clone)]
-struct NearestLearner {
-    examples: Vec<(Vec<f64>, bool)>,
-}
-
-fn f(p: &[Num]) -> Vec<f64> {
-    p.iter()
-        .map(|n| match *n {
-            Num::Int(i) => i as f64,
-            Num::Float(x) => x,
-        })
-        .collect()
-}
-
-fn nearest(examples: &[(Vec<f64>, bool)], p: &[f64]) -> bool {
-    let mut best = (f64::INFINITY, true);
-    for (q, bug) in examples {
-        let d: f64 = p.iter().zip(q).map(|(a, b)| (a - b).abs()).sum();
-        if d < best.0 || (d == best.0 && *bug) {
-            best = (d, *bug);
-        }
-    }
-    best.1
-}
-
-impl BugOracle for NearestLearner {
-    fn learn(&mut self, examples: &[Example]) -> LearnStatus {
-        self.examples = examples.iter().map(|e| (f(&e.point), e.bug)).collect();
-        LearnStatus::Consistent
-    }
-    fn predict(&self, point: &[Num]) -> bool {
-        nearest(&self.examples, &f(point))
-    }
-    fn predict_with(&mut self, _: &[Example], extra: &Example, query: &[Num]) -> Option<bool> {
-        let mut all = self.examples.clone();
-        all.push((f(&extra.point), extra.bug));
-        Some(nearest(&all, &f(query)))
-    }
-    fn describe(&self) -> String {
-        format!("nearest of {} examples", self.examples.len())
-    }
-}
 
 fn buggy(a: i64, b: i64) -> i64 {
     if a > 10 && a < 40 {
@@ -92,7 +50,10 @@ fn reference(q: &Query) -> Label {
     }
 }
 
-fn run(seed: u64, budget: usize) -> (Vec<(Vec<Num>, bool)>, usize, usize, StopReason, String) {
+/// Labels (input, bug), generated failing, generated, stop reason, final oracle.
+type Outcome = (Vec<(Vec<Num>, bool)>, usize, usize, StopReason, String);
+
+fn run(seed: u64, budget: usize) -> Outcome {
     let config = ActiveConfig {
         label_budget: budget,
         max_generated: 3_000,

@@ -4,10 +4,13 @@
 //! decide2label, Algorithm 2) over a [`observe::Runner`] (the program under repair) and a
 //! [`learner::BugOracle`] (the learned bug formula), and asks a [`session::Labeller`].
 
+pub mod eval;
 pub mod fuzz;
 pub mod learner;
 pub mod num;
 pub mod observe;
+pub mod program;
+pub mod reference;
 pub mod session;
 
 pub use fuzz::{FuzzConfig, FuzzStop, Fuzzer, Range};

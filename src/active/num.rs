@@ -1,14 +1,6 @@
 //! Test inputs as numbers: parsing an input line and exact keys for deduplication.
 
-// TEMPORARY until `lang::Num` is merged: there must be one Num type, the language's.
-/// One input value of a test.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Num {
-    /// An integer value.
-    Int(i64),
-    /// A floating-point value.
-    Float(f64),
-}
+pub use crate::lang::Num;
 
 /// A hashable key for a value: integers by value, floats by bit pattern (`-0.0` folded
 /// into `0.0`, so equal values give equal keys).
@@ -46,23 +38,11 @@ pub fn parse_input(text: &str) -> Option<Vec<Num>> {
         .collect()
 }
 
-/// Writes values as one input line, the way a user would type them.
+/// Writes values as one input line, the way the interpreter feeds them to `main`.
 pub fn format_input(values: &[Num]) -> String {
-    let mut out = String::new();
-    for (i, v) in values.iter().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        match v {
-            Num::Int(n) => out.push_str(&n.to_string()),
-            Num::Float(f) => out.push_str(&format_float(*f)),
-        }
-    }
-    out
-}
-
-/// Shortest round-tripping text of a float that still reads as a float (`2.0`, not `2`).
-pub fn format_float(f: f64) -> String {
-    let s = format!("{f:?}");
-    s
+    values
+        .iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -390,6 +390,11 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
     }
 
     /// The program runner.
+    pub fn runner(&self) -> &R {
+        &self.runner
+    }
+
+    /// The program runner, mutable.
     pub fn runner_mut(&mut self) -> &mut R {
         &mut self.runner
     }
