@@ -45,6 +45,15 @@ pub struct TestCase {
     /// IntroClass: the whole expected stdout, prompts included.
     #[serde(default)]
     pub expected_stdout: Option<String>,
+    /// IntroClass: whether the buggy program's output was the same on repeated gcc runs.
+    #[serde(default)]
+    pub buggy_output_stable: Option<bool>,
+    /// Codeflaws: the buggy verdict with glibc's reading of `%I64d` where it differs.
+    #[serde(default)]
+    pub buggy_passes_linux: Option<bool>,
+    /// Codeflaws: the golden verdict with glibc's reading of `%I64d` where it differs.
+    #[serde(default)]
+    pub golden_passes_linux: Option<bool>,
 }
 
 /// IntroClass answer extraction: a regular expression over stdout.
@@ -65,6 +74,21 @@ impl Subject {
     /// Parses one subject from its JSON text.
     pub fn from_json(text: &str) -> Result<Subject, SubjectError> {
         Ok(serde_json::from_str(text)?)
+    }
+
+    /// Names of tests whose recorded output for `program` (`"buggy"` / `"golden"`) was
+    /// unstable across gcc runs (Codeflaws `meta.unstable_train_tests`).
+    pub fn unstable_tests(&self, program: &str) -> Vec<String> {
+        self.meta
+            .get("unstable_train_tests")
+            .and_then(|u| u.get(program))
+            .and_then(|v| v.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// All tests, train first then held-out.

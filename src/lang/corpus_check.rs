@@ -1,1 +1,306 @@
-//! placeholder
+//! Corpus check: runs buggy and golden programs of benchmark subjects on all tests and compares
+//! our pass/fail verdicts with the ones recorded for gcc-built binaries.
+//!
+//! Verdict rules (as the benchmarks' scripts): Codeflaws compares the whole stdout, IntroClass
+//! the answer extracted by the subject's pattern (case-insensitively when the pattern says so).
+//! A run that does not exit normally (timeout, runtime error, limit) fails its test, like a
+//! crashed or killed binary. Tests whose recorded buggy output was unstable are skipped for the
+//! buggy program and counted separately. The library never reads a clock.
+
+use crate::corpus::{AnswerExtractor, Subject, TestCase};
+use crate::lang::{compile, Execution, Limits, Outcome, Program};
+
+/// Which program of a subject.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Which {
+    /// The buggy program.
+    Buggy,
+    /// The golden (fixed) program.
+    Golden,
+}
+
+impl Which {
+    /// `"buggy"` or `"golden"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Which::Buggy => "buggy",
+            Which::Golden => "golden",
+        }
+    }
+}
+
+/// One test on which our verdict differs from gcc's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Disagreement {
+    /// Subject id.
+    pub subject: String,
+    /// Buggy or golden.
+    pub program: Which,
+    /// Test name.
+    pub test: String,
+    /// The recorded gcc verdict (pass = true).
+    pub gcc_passes: bool,
+    /// How our run ended.
+    pub outcome: String,
+    /// Our stdout (lossy UTF-8, truncated to 200 bytes).
+    pub stdout: String,
+    /// The expected output.
+    pub expected: String,
+}
+
+/// Results for one subject (and, summed, for a corpus).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    /// Subjects checked.
+    pub subjects: usize,
+    /// Program runs.
+    pub executions: u64,
+    /// Runs with a recorded gcc verdict that was compared.
+    pub compared: u64,
+    /// Of those, runs whose verdict agrees with gcc.
+    pub agree: u64,
+    /// Runs skipped from the comparison because gcc's output was unstable.
+    pub unstable_skipped: u64,
+    /// Runs without a recorded gcc verdict (IntroClass golden programs).
+    pub unrecorded: u64,
+    /// Of the unrecorded runs, those that pass the expected output.
+    pub unrecorded_pass: u64,
+    /// Programs that do not compile: (subject, program, first diagnostic).
+    pub unsupported: Vec<(String, Which, String)>,
+    /// Recorded verdicts not compared because the program did not compile.
+    pub unsupported_verdicts: u64,
+    /// Runs that timed out.
+    pub timeouts: u64,
+    /// Runs that ended in a runtime error or a limit other than fuel.
+    pub runtime_errors: u64,
+    /// Runs that panicked (must be 0).
+    pub panics: u64,
+    /// Total VM steps of all runs.
+    pub steps: u64,
+    /// The disagreements.
+    pub disagreements: Vec<Disagreement>,
+}
+
+impl Report {
+    /// Adds another report into this one.
+    pub fn merge(&mut self, o: Report) {
+        self.subjects += o.subjects;
+        self.executions += o.executions;
+        self.compared += o.compared;
+        self.agree += o.agree;
+        self.unstable_skipped += o.unstable_skipped;
+        self.unrecorded += o.unrecorded;
+        self.unrecorded_pass += o.unrecorded_pass;
+        self.unsupported.extend(o.unsupported);
+        self.unsupported_verdicts += o.unsupported_verdicts;
+        self.timeouts += o.timeouts;
+        self.runtime_errors += o.runtime_errors;
+        self.panics += o.panics;
+        self.steps += o.steps;
+        self.disagreements.extend(o.disagreements);
+    }
+
+    /// `agree / compared` (1.0 when nothing was compared).
+    pub fn agreement(&self) -> f64 {
+        if self.compared == 0 {
+            1.0
+        } else {
+            self.agree as f64 / self.compared as f64
+        }
+    }
+
+    /// Agreement counting the verdicts of programs that did not compile as disagreements.
+    pub fn agreement_including_unsupported(&self) -> f64 {
+        let all = self.compared + self.unsupported_verdicts;
+        if all == 0 {
+            1.0
+        } else {
+            self.agree as f64 / all as f64
+        }
+    }
+}
+
+/// Output comparison as the benchmarks do it: blank lines dropped, leading and trailing
+/// whitespace of each line ignored.
+pub fn outputs_match(actual: &str, expected: &str) -> bool {
+    let norm = |s: &str| -> Vec<String> {
+        s.lines()
+            .map(|l| l.trim().to_string())
+            .filter(|l| !l.is_empty())
+            .collect()
+    };
+    norm(actual) == norm(expected)
+}
+
+/// Whether an execution passes a test of `subject` (see the module doc).
+pub fn passes(subject: &Subject, extractor: &AnswerExtractor, test: &TestCase, exec: &Execution) -> bool {
+    if !exec.exited() {
+        return false;
+    }
+    let stdout = String::from_utf8_lossy(&exec.stdout);
+    match extractor {
+        AnswerExtractor::WholeOutput => outputs_match(&stdout, &test.output),
+        AnswerExtractor::Pattern { .. } => {
+            let Some(answer) = extractor.answer(&stdout) else {
+                return false;
+            };
+            let ci = subject
+                .oracle
+                .as_ref()
+                .and_then(|o| o.pattern.as_deref())
+                .is_some_and(|p| p.contains("case-insensitive"));
+            if ci {
+                outputs_match(&answer.to_lowercase(), &test.output.to_lowercase())
+            } else {
+                outputs_match(&answer, &test.output)
+            }
+        }
+    }
+}
+
+/// Runs one program on one input; `Err` carries a panic message (the CLI catches panics).
+pub type Runner<'r> = dyn Fn(&Program, &[u8], &Limits) -> Result<Execution, String> + Sync + 'r;
+
+/// The plain runner (no panic catching).
+pub fn plain_runner(p: &Program, stdin: &[u8], limits: &Limits) -> Result<Execution, String> {
+    Ok(p.run(stdin, limits))
+}
+
+/// Checks one subject: both programs on all train and held-out tests.
+pub fn check_subject(subject: &Subject, limits: &Limits, run: &Runner) -> Report {
+    let mut r = Report {
+        subjects: 1,
+        ..Report::default()
+    };
+    let extractor = match subject.answer_extractor() {
+        Ok(e) => e,
+        Err(e) => {
+            r.unsupported.push((subject.id.clone(), Which::Buggy, format!("bad answer pattern: {e}")));
+            return r;
+        }
+    };
+    for which in [Which::Buggy, Which::Golden] {
+        let source = match which {
+            Which::Buggy => &subject.buggy,
+            Which::Golden => &subject.golden,
+        };
+        let unstable = subject.unstable_tests(which.name());
+        let recorded = |t: &TestCase| match which {
+            Which::Buggy => t.buggy_passes,
+            Which::Golden => t.golden_passes,
+        };
+        let program = match compile(source) {
+            Ok(p) => p,
+            Err(e) => {
+                r.unsupported.push((subject.id.clone(), which, e.first_error()));
+                r.unsupported_verdicts += subject.all_tests().filter(|t| recorded(t).is_some()).count() as u64;
+                continue;
+            }
+        };
+        for test in subject.all_tests() {
+            let exec = match run(&program, test.input.as_bytes(), limits) {
+                Ok(e) => e,
+                Err(msg) => {
+                    r.executions += 1;
+                    r.panics += 1;
+                    r.disagreements.push(Disagreement {
+                        subject: subject.id.clone(),
+                        program: which,
+                        test: test.name.clone(),
+                        gcc_passes: recorded(test).unwrap_or(true),
+                        outcome: format!("panic: {msg}"),
+                        stdout: String::new(),
+                        expected: test.output.clone(),
+                    });
+                    continue;
+                }
+            };
+            r.executions += 1;
+            r.steps += exec.steps;
+            match exec.outcome {
+                Outcome::Exit(_) => {}
+                Outcome::Timeout => r.timeouts += 1,
+                _ => r.runtime_errors += 1,
+            }
+            let ours = passes(subject, &extractor, test, &exec);
+            let skip = which == Which::Buggy
+                && (test.buggy_output_stable == Some(false) || unstable.contains(&test.name));
+            match recorded(test) {
+                _ if skip => r.unstable_skipped += 1,
+                None => {
+                    r.unrecorded += 1;
+                    r.unrecorded_pass += u64::from(ours);
+                }
+                Some(gcc) => {
+                    r.compared += 1;
+                    if gcc == ours {
+                        r.agree += 1;
+                    } else {
+                        let mut out = exec.stdout.clone();
+                        out.truncate(200);
+                        r.disagreements.push(Disagreement {
+                            subject: subject.id.clone(),
+                            program: which,
+                            test: test.name.clone(),
+                            gcc_passes: gcc,
+                            outcome: exec.outcome.to_string(),
+                            stdout: String::from_utf8_lossy(&out).into_owned(),
+                            expected: test.output.clone(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    r
+}
+
+/// Checks many subjects on `threads` threads (subjects are split round-robin).
+pub fn check_all(subjects: &[Subject], limits: &Limits, run: &Runner, threads: usize) -> Report {
+    let threads = threads.max(1);
+    let mut total = Report::default();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    let mut r = Report::default();
+                    for subj in subjects.iter().skip(t).step_by(threads) {
+                        r.merge(check_subject(subj, limits, run));
+                    }
+                    r
+                })
+            })
+            .collect();
+        for h in handles {
+            if let Ok(r) = h.join() {
+                total.merge(r);
+            } else {
+                total.panics += 1;
+            }
+        }
+    });
+    total.disagreements.sort_by(|a, b| (&a.subject, a.program.name(), &a.test).cmp(&(&b.subject, b.program.name(), &b.test)));
+    total.unsupported.sort_by(|a, b| (&a.0, a.1.name()).cmp(&(&b.0, b.1.name())));
+    total
+}
+
+/// Reads every subject JSON file in `dir` (skipping `manifest.json`), sorted by file name.
+/// Returns the subjects and the files that could not be read.
+pub fn load_dir(dir: &std::path::Path) -> std::io::Result<(Vec<Subject>, Vec<(String, String)>)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .filter(|p| p.file_name().is_some_and(|n| n != "manifest.json"))
+        .collect();
+    files.sort();
+    let mut subjects = vec![];
+    let mut bad = vec![];
+    for f in files {
+        let text = std::fs::read_to_string(&f)?;
+        match Subject::from_json(&text) {
+            Ok(s) => subjects.push(s),
+            Err(e) => bad.push((f.display().to_string(), e.to_string())),
+        }
+    }
+    Ok((subjects, bad))
+}

@@ -1,5 +1,9 @@
 //! The `fixloop` command-line tool: runs programs and measures the engine on benchmark corpora.
 
+mod bench;
+mod corpus_check;
+mod run;
+
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
@@ -15,9 +19,39 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
-enum Command {}
+enum Command {
+    /// Run a C program: stdin (or --input) to stdout.
+    ///
+    /// Exit codes: 0 the program exited normally (its own status is not passed on),
+    /// 2 compile errors (printed to stderr as FILE:line:col: error: ...),
+    /// 3 timeout (fuel exhausted), 4 runtime error or memory/call-depth/output limit,
+    /// 1 the file could not be read.
+    Run(run::RunArgs),
+    /// Work on a benchmark corpus.
+    #[command(subcommand)]
+    Corpus(CorpusCommand),
+    /// Benchmarks (not tests).
+    #[command(subcommand)]
+    Bench(BenchCommand),
+}
+
+#[derive(Subcommand)]
+enum CorpusCommand {
+    /// Run buggy and golden programs of every subject on all tests and compare with gcc's verdicts.
+    Check(corpus_check::CheckArgs),
+}
+
+#[derive(Subcommand)]
+enum BenchCommand {
+    /// Executions per second and VM steps per second over a corpus.
+    Exec(bench::ExecArgs),
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {}
+    match cli.command {
+        Command::Run(a) => run::main(a),
+        Command::Corpus(CorpusCommand::Check(a)) => corpus_check::main(a),
+        Command::Bench(BenchCommand::Exec(a)) => bench::main(a),
+    }
 }

@@ -1,0 +1,60 @@
+//! The language bar on the real corpora: at least 99% of test executions agree with gcc's
+//! recorded verdicts on both Codeflaws and IntroClass, with no panics. Skipped with a message
+//! when `../shared/benchmarks` is absent.
+
+use fixloop::lang::corpus_check::{check_all, load_dir, plain_runner};
+use fixloop::lang::Limits;
+use std::path::Path;
+
+fn check_corpus(name: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks").join(name);
+    if !dir.is_dir() {
+        eprintln!("{} not found: skipping the corpus check", dir.display());
+        return;
+    }
+    let (subjects, bad) = load_dir(&dir).expect("read corpus");
+    assert!(bad.is_empty(), "unreadable subjects: {bad:?}");
+    // Debug builds are slower; a smaller fuel budget keeps the test quick and only changes
+    // programs that loop for millions of steps (none of the agreeing verdicts depend on it).
+    let limits = Limits {
+        fuel: if cfg!(debug_assertions) { 2_000_000 } else { 10_000_000 },
+        ..Limits::default()
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let r = check_all(&subjects, &limits, &plain_runner, threads);
+    let shown: Vec<String> = r
+        .disagreements
+        .iter()
+        .take(20)
+        .map(|d| format!("{} {} {} gcc_passes={} ({}) out={:?} want={:?}", d.subject, d.program.name(), d.test, d.gcc_passes, d.outcome, d.stdout, d.expected))
+        .collect();
+    eprintln!(
+        "{name}: {} subjects, {} executions, agree {}/{} = {:.3}%, unsupported {}, timeouts {}, runtime errors {}",
+        r.subjects,
+        r.executions,
+        r.agree,
+        r.compared,
+        100.0 * r.agreement(),
+        r.unsupported.len(),
+        r.timeouts,
+        r.runtime_errors
+    );
+    assert_eq!(r.panics, 0);
+    assert!(
+        r.agreement_including_unsupported() >= 0.99,
+        "{name}: agreement {:.4} < 0.99; unsupported {:?}\n{}",
+        r.agreement_including_unsupported(),
+        r.unsupported,
+        shown.join("\n")
+    );
+}
+
+#[test]
+fn codeflaws_agrees_with_gcc() {
+    check_corpus("codeflaws");
+}
+
+#[test]
+fn introclass_agrees_with_gcc() {
+    check_corpus("introclass");
+}

@@ -1,0 +1,5 @@
+int main() {
+    int a = b + 1;
+    undefined_function(a);
+    return 0;
+}

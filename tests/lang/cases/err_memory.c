@@ -1,0 +1,2 @@
+int big[100000000];
+int main() { big[5] = 1; return 0; }

@@ -1,0 +1,2 @@
+#include <stdio.h>
+int main() { int *p = NULL; printf("%d\n", *p); return 0; }

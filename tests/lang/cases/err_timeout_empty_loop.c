@@ -1,0 +1,2 @@
+// limits: fuel=1000
+int main() { for (;;); }

@@ -1,0 +1,2 @@
+// input: 1 3
+double ratio(int a, int b) { return (double)a / b; }

@@ -1,0 +1,2 @@
+#include <pthread.h>
+int main() { return 0; }

@@ -1,0 +1,90 @@
+//! Data-driven language tests: `tests/lang/cases/NAME.c` with optional `NAME.in` (stdin) and
+//! `NAME.out` (expected stdout, then a line `=== <outcome>`). `UPDATE_EXPECT=1 cargo test`
+//! rewrites the expected files. A first line `// limits: fuel=N memory=N depth=N output=N`
+//! sets limits; `// input: 1 2 3` runs through `Program::run_test` with those numbers.
+
+use fixloop::lang::{compile, Limits, Num};
+use std::path::{Path, PathBuf};
+
+fn cases_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lang/cases")
+}
+
+fn limits_for(source: &str) -> Limits {
+    let mut l = Limits::default();
+    for line in source.lines().take(3) {
+        if let Some(rest) = line.strip_prefix("// limits:") {
+            for kv in rest.split_whitespace() {
+                let (k, v) = kv.split_once('=').expect("key=value");
+                let n: u64 = v.parse().expect("number");
+                match k {
+                    "fuel" => l.fuel = n,
+                    "memory" => l.memory_bytes = n as usize,
+                    "depth" => l.call_depth = n as u32,
+                    "output" => l.output_bytes = n as usize,
+                    _ => panic!("unknown limit {k}"),
+                }
+            }
+        }
+    }
+    l
+}
+
+/// Runs one case and returns the actual `.out` text.
+fn actual(path: &Path) -> String {
+    let source = std::fs::read_to_string(path).expect("read case");
+    let stdin = std::fs::read(path.with_extension("in")).unwrap_or_default();
+    let program = match compile(&source) {
+        Ok(p) => p,
+        Err(e) => return format!("=== compile error\n{e}\n"),
+    };
+    let limits = limits_for(&source);
+    let input = source
+        .lines()
+        .take(3)
+        .find_map(|l| l.strip_prefix("// input:"))
+        .map(|s| Num::parse_list(s).expect("numbers"));
+    let exec = match input {
+        Some(nums) => program.run_test(&nums, &limits),
+        None => program.run(&stdin, &limits),
+    };
+    format!("{}\n=== {}\n", String::from_utf8_lossy(&exec.stdout), exec.outcome)
+}
+
+/// Checks one case against its `.out` file (or rewrites it with `UPDATE_EXPECT=1`).
+fn check(path: &Path) -> Result<(), String> {
+    let got = actual(path);
+    let out = path.with_extension("out");
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(&out, &got).expect("write expect");
+        return Ok(());
+    }
+    let want = std::fs::read_to_string(&out).unwrap_or_default();
+    if got == want {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}:\n--- expected\n{want}--- actual\n{got}",
+            path.display()
+        ))
+    }
+}
+
+#[test]
+fn lang_cases() {
+    let mut files: Vec<_> = std::fs::read_dir(cases_dir())
+        .expect("cases dir")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    let failures: Vec<String> = files.iter().filter_map(|f| check(f).err()).collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+}
