@@ -32,7 +32,9 @@ pub mod compile;
 pub mod corpus_check;
 pub mod diag;
 pub mod format;
+pub mod lexer;
 pub mod parser;
+pub mod preprocess;
 pub mod types;
 pub mod vm;
 
