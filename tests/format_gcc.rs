@@ -52,6 +52,14 @@ fn c_lit(bytes: &[u8]) -> String {
     s
 }
 
+/// The fixed seed, or `FORMAT_GCC_SEED` from the environment to explore other cases.
+fn seed(default: u64) -> u64 {
+    std::env::var("FORMAT_GCC_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
 fn pick<T: Copy>(rng: &mut StdRng, items: &[T]) -> T {
     items[rng.random_range(0..items.len())]
 }
@@ -91,6 +99,8 @@ enum Arg {
     /// An int-class argument: C type and raw 64 bits as passed.
     Int(&'static str, u64),
     Dbl(u64),
+    /// A double passed as `long double` (for `%Lf`).
+    LDbl(u64),
     Str(&'static str),
 }
 
@@ -197,7 +207,7 @@ fn gen_printf_case(rng: &mut StdRng) -> (Vec<u8>, Vec<Arg>) {
                 fmt.push(fl);
             }
         }
-        let conv = pick(rng, b"diuoxXcsfFeEgGaAfeg%");
+        let conv = pick(rng, b"diuoxXcsfFeEgGaAfeg%diufegy");
         match rng.random_range(0..6) {
             0 | 1 => {}
             2 => {
@@ -257,13 +267,19 @@ fn gen_printf_case(rng: &mut StdRng) -> (Vec<u8>, Vec<Arg>) {
                     &["", "a", "hello", "hello world", "0123456789abcdef"],
                 )));
             }
-            b'%' => fmt.push(conv),
+            b'%' | b'y' => fmt.push(conv),
             _ => {
-                if rng.random_bool(0.2) {
-                    fmt.push(b'l');
+                let bits = interesting_double(rng).to_bits();
+                if !b"aA".contains(&conv) && rng.random_bool(0.1) {
+                    fmt.push(b'L');
+                    args.push(Arg::LDbl(bits));
+                } else {
+                    if rng.random_bool(0.2) {
+                        fmt.push(b'l');
+                    }
+                    args.push(Arg::Dbl(bits));
                 }
                 fmt.push(conv);
-                args.push(Arg::Dbl(interesting_double(rng).to_bits()));
             }
         }
     }
@@ -354,9 +370,9 @@ fn fixed_printf_cases() -> Vec<(Vec<u8>, Vec<Arg>)> {
 
 #[test]
 fn printf_matches_glibc() {
-    let mut rng = StdRng::seed_from_u64(0x5eed_f0a7);
+    let mut rng = StdRng::seed_from_u64(seed(0x5eed_f0a7));
     let mut cases = fixed_printf_cases();
-    for _ in 0..4000 {
+    for _ in 0..8000 {
         cases.push(gen_printf_case(&mut rng));
     }
     let mut c = String::from(
@@ -374,6 +390,10 @@ fn printf_matches_glibc() {
                 }
                 Arg::Dbl(bits) => {
                     let _ = write!(list, ", D(0x{bits:x}ULL)");
+                    dbls.push(f64::from_bits(bits));
+                }
+                Arg::LDbl(bits) => {
+                    let _ = write!(list, ", (long double)D(0x{bits:x}ULL)");
                     dbls.push(f64::from_bits(bits));
                 }
                 Arg::Str(s) => {
@@ -459,12 +479,12 @@ fn gen_scan_format(rng: &mut StdRng) -> (Vec<u8>, Vec<Dest>) {
                 if rng.random_bool(0.25) {
                     fmt.extend_from_slice(rng.random_range(1..6u32).to_string().as_bytes());
                 }
-                let conv = pick(rng, b"ddddiuxofffegcsn[");
+                let conv = pick(rng, b"ddddiuxofffegcsn[ddfXEay");
                 let len: &[u8] = match conv {
                     b'd' | b'i' | b'u' | b'x' | b'o' | b'n' => {
                         pick(rng, &[&b""[..], b"", b"l", b"ll", b"h", b"hh", b"j", b"z"])
                     }
-                    b'f' | b'e' | b'g' => pick(rng, &[&b""[..], b"l"]),
+                    b'f' | b'e' | b'g' | b'E' | b'a' => pick(rng, &[&b""[..], b"l"]),
                     _ => b"",
                 };
                 fmt.extend_from_slice(len);
@@ -485,7 +505,7 @@ fn gen_scan_format(rng: &mut StdRng) -> (Vec<u8>, Vec<Dest>) {
                         ],
                     ));
                 }
-                if !suppress {
+                if !suppress && conv != b'y' {
                     let len = if len == b"I64" { &b"ll"[..] } else { len };
                     dests.push(dest_for(conv, len));
                 }
@@ -552,6 +572,25 @@ fn gen_scan_input(rng: &mut StdRng) -> Vec<u8> {
                     "1e400",
                     "2.5e-324",
                     "1.000000059604644775390625",
+                    "0x1p-1074",
+                    "0x1.fffffffffffff8p0",
+                    "0x.8",
+                    "0X1P+3",
+                    "0x1.8p",
+                    "0x1.8p+",
+                    "0x1p-149",
+                    "0x1.000001p0",
+                    "0x1.0000018p0",
+                    "0x1p-150",
+                    "0x1.8p-149",
+                    "0x3p-1076",
+                    "0xfffffffffffffffffffp0",
+                    "0x1p1024",
+                    "INFINITY",
+                    "-nan",
+                    "+inf",
+                    "1.17549435e-38",
+                    "7e-46",
                     "123456789012345678901234567890",
                 ],
             )
@@ -614,7 +653,7 @@ fn print_dest(out: &mut String, d: Dest, v: Option<&ScanValue>) {
 
 #[test]
 fn scanf_matches_glibc() {
-    let mut rng = StdRng::seed_from_u64(0x5ca9_f00d);
+    let mut rng = StdRng::seed_from_u64(seed(0x5ca9_f00d));
     let mut c = String::from(
         "#include <stdio.h>\n#include <string.h>\n\
          static void pi(long long v){printf(\" %lld\", v);} static void pu(unsigned long long v){printf(\" %llu\", v);}\n\
@@ -625,7 +664,7 @@ fn scanf_matches_glibc() {
          int main(void){int r; FILE *f;\n",
     );
     let mut ours = Vec::new();
-    for k in 0..1500 {
+    for k in 0..4000 {
         let (fmt, dests) = gen_scan_format(&mut rng);
         let input = gen_scan_input(&mut rng);
         // C side.
@@ -718,11 +757,11 @@ fn scan_convs(fmt: &[u8]) -> Vec<u8> {
                 continue;
             }
             let suppressed = fmt.get(i) == Some(&b'*');
-            while i < fmt.len() && !b"diuxofegcsn[".contains(&fmt[i]) {
+            while i < fmt.len() && !b"diuxXofeEagcsn[y".contains(&fmt[i]) {
                 i += 1;
             }
             if let Some(&c) = fmt.get(i) {
-                if !suppressed {
+                if !suppressed && c != b'y' {
                     v.push(c);
                 }
                 if c == b'[' {

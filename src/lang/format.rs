@@ -249,6 +249,10 @@ pub fn printf(
             }
             i += 1;
         }
+        // glibc: a '-' flag character cancels '0' (a negative `*` width does not).
+        if flags.minus {
+            flags.zero = false;
+        }
         let mut width = 0usize;
         if f.get(i) == Some(&b'*') {
             i += 1;
@@ -379,16 +383,16 @@ fn format_one(s: &PSpec, args: &mut dyn PrintfArgs, out: &mut Vec<u8>) -> Result
             return Err(FormatError::Unsupported((s.conv as char).to_string()));
         }
         _ => {
-            // glibc's printf_unknown: '%', flags in a fixed order, width, precision, the char.
+            // glibc's printf_unknown: '%', flags in its fixed order (`#'+ -0I`, `+` hiding space), width, precision, the char; length modifiers are dropped.
             out.push(b'%');
             let fl = &s.flags;
             for (on, ch) in [
                 (fl.hash, b'#'),
-                (fl.minus, b'-'),
-                (fl.plus, b'+'),
-                (fl.space, b' '),
-                (fl.zero, b'0'),
                 (fl.quote, b'\''),
+                (fl.plus, b'+'),
+                (fl.space && !fl.plus, b' '),
+                (fl.minus, b'-'),
+                (fl.zero, b'0'),
                 (fl.i18n, b'I'),
             ] {
                 if on {
