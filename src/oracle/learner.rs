@@ -1,0 +1,561 @@
+//! The learner session: labelled examples, the pool and the incremental SAT encodings
+//! shared by `learn`, hypothetical look-one-ahead learns and the committee.
+
+use super::formula::{Atom, Form, Formula};
+use super::number::Value;
+use super::pool::{self, LabelSet, Pool, TIERS};
+use super::sat::{self, Answer, Encoding};
+use super::simplex::{self, Separation};
+use super::{Example, LearnConfig, LearnReport, OracleError, StopReason};
+use std::collections::HashMap;
+
+/// Pool and encodings built for one set of points.
+struct State {
+    /// Global point id -> pool index.
+    local: HashMap<usize, usize>,
+    pool: Pool,
+    /// `[Cnf, Dnf]` encodings (None when that form is disabled).
+    enc: [Option<Encoding>; 2],
+    /// Label version the pool was built for.
+    version: u64,
+}
+
+/// One look-one-ahead learn of a committee: the learner's answer had `point` been
+/// labelled `bug`.
+#[derive(Clone, Debug)]
+pub struct Hypothesis {
+    /// Index of the neighbour in the slice given to [`Learner::committee`].
+    pub neighbour: usize,
+    /// The hypothetical label.
+    pub bug: bool,
+    /// The learn outcome with that extra label.
+    pub report: LearnReport,
+}
+
+/// A learning session over named variables: add labelled examples, learn, ask
+/// hypothetical questions. One pool and one incremental solver per normal form serve all
+/// calls until the labels change.
+///
+/// ```
+/// use fixloop::oracle::{Learner, LearnConfig, Value};
+/// let mut l = Learner::new(vec!["x".into(), "y".into()], LearnConfig::default());
+/// for (x, y, bug) in [(1, 1, true), (2, 2, true), (1, 2, false), (3, 1, false)] {
+///     l.add_example(vec![Value::Int(x), Value::Int(y)], bug).unwrap();
+/// }
+/// let report = l.learn();
+/// assert_eq!(report.formula.unwrap().to_string(), "(x = y)");
+/// ```
+pub struct Learner {
+    vars: Vec<String>,
+    config: LearnConfig,
+    points: Vec<Vec<Value>>,
+    index: HashMap<Vec<Value>, usize>,
+    /// Labels seen per point.
+    labels: Vec<LabelSet>,
+    /// Points with a label, in first-labelled order.
+    labelled: Vec<usize>,
+    extra_atoms: Vec<Atom>,
+    version: u64,
+    state: Option<State>,
+    cached: Option<(u64, LearnReport)>,
+}
+
+struct Search<'a> {
+    config: &'a LearnConfig,
+    sat_calls: usize,
+}
+
+impl Learner {
+    /// A session over the given variable names (inputs then output, typically).
+    pub fn new(vars: Vec<String>, config: LearnConfig) -> Learner {
+        Learner {
+            vars,
+            config,
+            points: Vec::new(),
+            index: HashMap::new(),
+            labels: Vec::new(),
+            labelled: Vec::new(),
+            extra_atoms: Vec::new(),
+            version: 0,
+            state: None,
+            cached: None,
+        }
+    }
+
+    /// A session pre-filled with examples.
+    pub fn with_examples(
+        vars: Vec<String>,
+        config: LearnConfig,
+        examples: &[Example],
+    ) -> Result<Learner, OracleError> {
+        let mut l = Learner::new(vars, config);
+        for e in examples {
+            l.add_example(e.point.clone(), e.bug)?;
+        }
+        Ok(l)
+    }
+
+    /// The variable names.
+    pub fn vars(&self) -> &[String] {
+        &self.vars
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &LearnConfig {
+        &self.config
+    }
+
+    /// Number of distinct labelled points.
+    pub fn len(&self) -> usize {
+        self.labelled.len()
+    }
+
+    /// Whether no example has been added.
+    pub fn is_empty(&self) -> bool {
+        self.labelled.is_empty()
+    }
+
+    /// The distinct labelled examples (a point labelled both ways appears twice).
+    pub fn examples(&self) -> Vec<Example> {
+        let mut out = Vec::new();
+        for &p in &self.labelled {
+            let l = self.labels[p];
+            for (has, bug) in [(l.bug, true), (l.ok, false)] {
+                if has {
+                    out.push(Example {
+                        point: self.points[p].clone(),
+                        bug,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    fn intern(&mut self, point: &[Value]) -> usize {
+        if let Some(&i) = self.index.get(point) {
+            return i;
+        }
+        let i = self.points.len();
+        self.points.push(point.to_vec());
+        self.index.insert(point.to_vec(), i);
+        self.labels.push(LabelSet {
+            bug: false,
+            ok: false,
+        });
+        i
+    }
+
+    /// Adds a labelled example (`bug` = the run shows the bug). A duplicate is ignored; a
+    /// point labelled both ways makes later learns report [`StopReason::Contradiction`].
+    pub fn add_example(&mut self, point: Vec<Value>, bug: bool) -> Result<(), OracleError> {
+        if point.len() != self.vars.len() {
+            return Err(OracleError::Arity {
+                expected: self.vars.len(),
+                found: point.len(),
+            });
+        }
+        let i = self.intern(&point);
+        let l = &mut self.labels[i];
+        let was_labelled = l.bug || l.ok;
+        let before = (l.bug, l.ok);
+        if bug {
+            l.bug = true;
+        } else {
+            l.ok = true;
+        }
+        if !was_labelled {
+            self.labelled.push(i);
+        }
+        if before != (l.bug, l.ok) {
+            self.version += 1;
+        }
+        Ok(())
+    }
+
+    /// Adds a general atom (e.g. one found by the simplex) to every future pool.
+    pub fn add_atom(&mut self, atom: Atom) {
+        if !self.extra_atoms.contains(&atom) {
+            self.extra_atoms.push(atom);
+            self.state = None;
+            self.cached = None;
+        }
+    }
+
+    /// Atoms added by [`Learner::add_atom`] or found by the simplex fallback.
+    pub fn extra_atoms(&self) -> &[Atom] {
+        &self.extra_atoms
+    }
+
+    /// The smallest formula consistent with all labelled examples (cached until the
+    /// labels change).
+    pub fn learn(&mut self) -> LearnReport {
+        if let Some((v, r)) = &self.cached {
+            if *v == self.version {
+                return r.clone();
+            }
+        }
+        let r = self.solve(None, 1, &[]);
+        self.cached = Some((self.version, r.clone()));
+        r
+    }
+
+    /// What [`Learner::learn`] would return had `point` also been labelled `bug`; the
+    /// session is not changed (apart from reusable solver state).
+    pub fn learn_with(&mut self, point: &[Value], bug: bool) -> LearnReport {
+        if point.len() != self.vars.len() {
+            return self.report_stop(StopReason::Invalid(
+                OracleError::Arity {
+                    expected: self.vars.len(),
+                    found: point.len(),
+                }
+                .to_string(),
+            ));
+        }
+        let base = self.learn();
+        if let Some(f) = &base.formula {
+            if f.eval(point) == bug && base.stop == StopReason::Found {
+                // Still consistent, and no formula for more labels can be smaller.
+                return LearnReport {
+                    sat_calls: 0,
+                    ..base
+                };
+            }
+        }
+        let lower = base.formula.as_ref().map_or(1, |f| f.literals().max(1));
+        let id = self.intern(point);
+        self.solve(Some((id, bug)), lower, &[id])
+    }
+
+    /// The look-one-ahead committee of Learn2fix: for every neighbour, the learner's
+    /// answer with that neighbour labelled bug and labelled ok (2 per neighbour, in that
+    /// order). One pool (covering all neighbours) and one solver per form serve them all.
+    pub fn committee(&mut self, neighbours: &[Vec<Value>]) -> Vec<Hypothesis> {
+        let base = self.learn();
+        let ids: Vec<Option<usize>> = neighbours
+            .iter()
+            .map(|p| (p.len() == self.vars.len()).then(|| self.intern(p)))
+            .collect();
+        let valid: Vec<usize> = ids.iter().flatten().copied().collect();
+        let mut out = Vec::with_capacity(2 * neighbours.len());
+        for (k, (p, id)) in neighbours.iter().zip(&ids).enumerate() {
+            for bug in [true, false] {
+                let report = match id {
+                    None => self.report_stop(StopReason::Invalid(
+                        OracleError::Arity {
+                            expected: self.vars.len(),
+                            found: p.len(),
+                        }
+                        .to_string(),
+                    )),
+                    Some(id) => {
+                        let consistent = base.stop == StopReason::Found
+                            && base.formula.as_ref().is_some_and(|f| f.eval(p) == bug);
+                        if consistent {
+                            LearnReport {
+                                sat_calls: 0,
+                                ..base.clone()
+                            }
+                        } else {
+                            let lower = base.formula.as_ref().map_or(1, |f| f.literals().max(1));
+                            self.solve(Some((*id, bug)), lower, &valid)
+                        }
+                    }
+                };
+                out.push(Hypothesis {
+                    neighbour: k,
+                    bug,
+                    report,
+                });
+            }
+        }
+        out
+    }
+
+    fn report_stop(&self, stop: StopReason) -> LearnReport {
+        LearnReport {
+            formula: None,
+            stop,
+            literals: 0,
+            clauses: 0,
+            examples: self.labelled.len(),
+            pool_size: 0,
+            pool_truncated: false,
+            sat_calls: 0,
+            simplex_used: false,
+        }
+    }
+
+    /// Makes sure the state's pool covers the labelled points and `extra` points.
+    fn ensure_state(&mut self, extra: &[usize]) {
+        let fresh = self.state.as_ref().is_some_and(|s| {
+            s.version == self.version
+                && extra.iter().all(|p| s.local.contains_key(p))
+                && s.enc.iter().flatten().all(|e| !e.broken)
+        });
+        if fresh {
+            return;
+        }
+        let mut ids: Vec<usize> = self.labelled.clone();
+        for &p in extra {
+            if !ids.contains(&p) {
+                ids.push(p);
+            }
+        }
+        let local: HashMap<usize, usize> = ids.iter().enumerate().map(|(i, &p)| (p, i)).collect();
+        let refs: Vec<&[Value]> = ids.iter().map(|&p| self.points[p].as_slice()).collect();
+        let labels: Vec<LabelSet> = ids
+            .iter()
+            .map(|&p| {
+                let l = self.labels[p];
+                if l.bug || l.ok {
+                    l
+                } else {
+                    LabelSet { bug: true, ok: true }
+                }
+            })
+            .collect();
+        let pool = pool::build(
+            &refs,
+            &labels,
+            self.vars.len(),
+            &self.extra_atoms,
+            &self.config,
+        );
+        let c = &self.config;
+        let groups = c.max_clauses.max(1);
+        let enc = [
+            c.cnf.then(|| Encoding::new(Form::Cnf, &pool, groups, c.max_literals)),
+            c.dnf.then(|| Encoding::new(Form::Dnf, &pool, groups, c.max_literals)),
+        ];
+        self.state = Some(State {
+            local,
+            pool,
+            enc,
+            version: self.version,
+        });
+    }
+
+    /// Learns from the labelled examples plus an optional hypothetical one, starting at
+    /// `lower` literals.
+    fn solve(&mut self, hyp: Option<(usize, bool)>, lower: usize, cover: &[usize]) -> LearnReport {
+        // Query examples: (global id, bug).
+        let mut ex: Vec<(usize, bool)> = Vec::with_capacity(self.labelled.len() + 1);
+        for &p in &self.labelled {
+            let l = self.labels[p];
+            if l.bug && l.ok {
+                return self.report_stop(StopReason::Contradiction {
+                    point: self.points[p].clone(),
+                });
+            }
+            ex.push((p, l.bug));
+        }
+        if let Some((p, bug)) = hyp {
+            match ex.iter().find(|&&(q, _)| q == p) {
+                Some(&(_, b)) if b != bug => {
+                    return self.report_stop(StopReason::Contradiction {
+                        point: self.points[p].clone(),
+                    })
+                }
+                Some(_) => {}
+                None => ex.push((p, bug)),
+            }
+        }
+        let n_ex = ex.len();
+        let base = |formula: Formula, stop: StopReason| LearnReport {
+            literals: formula.literals(),
+            clauses: formula.clauses(),
+            formula: Some(formula),
+            stop,
+            examples: n_ex,
+            pool_size: 0,
+            pool_truncated: false,
+            sat_calls: 0,
+            simplex_used: false,
+        };
+        if !ex.iter().any(|e| e.1) {
+            return base(Formula::falsity(self.vars.clone()), StopReason::Found);
+        }
+        if ex.iter().all(|e| e.1) {
+            return base(Formula::truth(self.vars.clone()), StopReason::Found);
+        }
+        self.ensure_state(cover);
+        let vars = self.vars.clone();
+        let config = self.config.clone();
+        let Some(state) = self.state.as_mut() else {
+            return self.report_stop(StopReason::Solver("no solver state".into()));
+        };
+        let mut missing = false;
+        let local_ex: Vec<(usize, bool)> = ex
+            .iter()
+            .filter_map(|&(p, b)| {
+                let l = state.local.get(&p).map(|&l| (l, b));
+                missing |= l.is_none();
+                l
+            })
+            .collect();
+        if missing {
+            return self.report_stop(StopReason::Solver("point missing from the pool".into()));
+        }
+        let mut search = Search {
+            config: &config,
+            sat_calls: 0,
+        };
+        let outcome = search.run(state, &local_ex, lower, &vars);
+        let pool_size = state.pool.lits.len();
+        let pool_truncated = state.pool.truncated;
+        let mut report = match outcome {
+            Ok(Some(formula)) => base(formula, StopReason::Found),
+            Ok(None) => LearnReport {
+                formula: None,
+                stop: if pool_truncated {
+                    StopReason::PoolLimit {
+                        max_pool: config.max_pool,
+                    }
+                } else {
+                    StopReason::NoFormulaWithinLimits {
+                        max_literals: config.max_literals,
+                        max_clauses: config.max_clauses,
+                    }
+                },
+                literals: 0,
+                clauses: 0,
+                examples: n_ex,
+                pool_size: 0,
+                pool_truncated: false,
+                sat_calls: 0,
+                simplex_used: false,
+            },
+            Err(stop) => self.report_stop(stop),
+        };
+        report.pool_size = pool_size;
+        report.pool_truncated = pool_truncated;
+        report.sat_calls = search.sat_calls;
+        report.examples = n_ex;
+        if report.formula.is_none()
+            && config.simplex
+            && matches!(
+                report.stop,
+                StopReason::NoFormulaWithinLimits { .. } | StopReason::PoolLimit { .. }
+            )
+        {
+            let refs: Vec<&[Value]> = ex.iter().map(|&(p, _)| self.points[p].as_slice()).collect();
+            let bug: Vec<bool> = ex.iter().map(|e| e.1).collect();
+            if let Separation::Found(atom) = simplex::separate(
+                &refs,
+                &bug,
+                self.vars.len(),
+                config.max_pivots,
+                config.snap_max_coeff,
+            ) {
+                let f = Formula::dnf(vars, vec![vec![atom.clone()]]);
+                report.literals = 1;
+                report.clauses = 1;
+                report.formula = Some(f);
+                report.stop = StopReason::Found;
+                report.simplex_used = true;
+                if !self.extra_atoms.contains(&atom) {
+                    // Kept for future pools; the current solver state stays valid for the
+                    // labels it was built for, and picks the atom up at the next rebuild.
+                    self.extra_atoms.push(atom);
+                }
+            }
+        }
+        report
+    }
+}
+
+impl Search<'_> {
+    fn query(
+        &mut self,
+        state: &mut State,
+        form: usize,
+        ex: &[(usize, bool)],
+        lits: usize,
+        groups: usize,
+        tier: usize,
+    ) -> Result<Option<Vec<Vec<usize>>>, StopReason> {
+        if self.sat_calls >= self.config.max_sat_calls {
+            return Err(StopReason::SatCallLimit {
+                max_sat_calls: self.config.max_sat_calls,
+            });
+        }
+        self.sat_calls += 1;
+        let Some(enc) = state.enc[form].as_mut() else {
+            return Ok(None);
+        };
+        match enc.query(&state.pool, ex, lits, groups, tier) {
+            Answer::Sat(g) => Ok(Some(g)),
+            Answer::Unsat => Ok(None),
+            Answer::Error(e) => Err(StopReason::Solver(e)),
+        }
+    }
+
+    /// Iterates the literal bound upward; the first SAT bound is the smallest size. Among
+    /// forms and models of that size: fewest groups, then lowest tier, then simplest atoms.
+    fn run(
+        &mut self,
+        state: &mut State,
+        ex: &[(usize, bool)],
+        lower: usize,
+        vars: &[String],
+    ) -> Result<Option<Formula>, StopReason> {
+        let c = self.config;
+        let forms: Vec<usize> = (0..2).filter(|&f| state.enc[f].is_some()).collect();
+        let words = state.pool.lits.first().map_or(1, |l| l.truth.len());
+        let mut ex_mask = vec![0u64; words];
+        let mut bug_mask = vec![0u64; words];
+        for &(p, b) in ex {
+            ex_mask[p / 64] |= 1 << (p % 64);
+            if b {
+                bug_mask[p / 64] |= 1 << (p % 64);
+            }
+        }
+        for lits in lower.max(1)..=c.max_literals {
+            let kcap = c.max_clauses.max(1).min(lits);
+            let mut best: Option<((usize, usize, u32), Formula)> = None;
+            for &f in &forms {
+                if self.query(state, f, ex, lits, kcap, TIERS - 1)?.is_none() {
+                    continue;
+                }
+                let mut k = kcap;
+                for kk in 1..kcap {
+                    if self.query(state, f, ex, lits, kk, TIERS - 1)?.is_some() {
+                        k = kk;
+                        break;
+                    }
+                }
+                let mut found = None;
+                for t in 0..TIERS {
+                    if let Some(g) = self.query(state, f, ex, lits, k, t)? {
+                        found = Some((t, g));
+                        break;
+                    }
+                }
+                let Some((t, mut groups)) = found else {
+                    continue;
+                };
+                let form = if f == 0 { Form::Cnf } else { Form::Dnf };
+                sat::simplify_groups(&state.pool, form, &mut groups, &ex_mask, &bug_mask);
+                let cx: u32 = groups
+                    .iter()
+                    .flatten()
+                    .map(|&a| state.pool.lits[a].atom.complexity())
+                    .sum();
+                let atoms = sat::groups_to_atoms(&state.pool, &groups);
+                let formula = match form {
+                    Form::Cnf => Formula::cnf(vars.to_vec(), atoms),
+                    Form::Dnf => Formula::dnf(vars.to_vec(), atoms),
+                };
+                let key = (formula.clauses(), t, cx);
+                if best.as_ref().is_none_or(|(bk, _)| key < *bk) {
+                    best = Some((key, formula));
+                }
+            }
+            if let Some((_, f)) = best {
+                return Ok(Some(f));
+            }
+        }
+        Ok(None)
+    }
+}

@@ -1,0 +1,354 @@
+//! Exact numbers for the oracle: `i64` when integral and small, big rationals otherwise.
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+/// An exact number: a test input or output as the oracle sees it.
+///
+/// Invariant: a value that is an integer fitting in `i64` is always [`Value::Int`], so two
+/// equal numbers are equal structurally (and hash alike). Floats enter exactly through
+/// [`Value::from_f64`]; decisions never use floating point.
+#[derive(Clone, Debug)]
+pub enum Value {
+    /// An integer in `i64` range.
+    Int(i64),
+    /// Any other rational (non-integral, or integral but outside `i64`).
+    Rat(BigRational),
+}
+
+impl Value {
+    /// Zero.
+    pub const ZERO: Value = Value::Int(0);
+
+    /// The exact value of a finite float (`None` for NaN and infinities).
+    pub fn from_f64(f: f64) -> Option<Value> {
+        if !f.is_finite() {
+            return None;
+        }
+        if f.fract() == 0.0 && f.abs() < 9.0e18 {
+            return Some(Value::Int(f as i64));
+        }
+        BigRational::from_float(f).map(Value::from_rational)
+    }
+
+    /// A value from a big rational, normalised to [`Value::Int`] when possible.
+    pub fn from_rational(r: BigRational) -> Value {
+        if r.is_integer() {
+            if let Some(i) = r.numer().to_i64() {
+                return Value::Int(i);
+            }
+        }
+        Value::Rat(r)
+    }
+
+    /// The fraction `num / den` (`None` when `den` is zero).
+    pub fn fraction(num: i64, den: i64) -> Option<Value> {
+        if den == 0 {
+            return None;
+        }
+        Some(Value::from_rational(BigRational::new(
+            BigInt::from(num),
+            BigInt::from(den),
+        )))
+    }
+
+    /// The value as a big rational.
+    pub fn to_rational(&self) -> BigRational {
+        match self {
+            Value::Int(i) => BigRational::from_integer(BigInt::from(*i)),
+            Value::Rat(r) => r.clone(),
+        }
+    }
+
+    /// Whether the value is an integer (of any size).
+    pub fn is_integer(&self) -> bool {
+        match self {
+            Value::Int(_) => true,
+            Value::Rat(r) => r.is_integer(),
+        }
+    }
+
+    /// The value as `i64` when it is one.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Value::Int(i) => Some(*i),
+            Value::Rat(_) => None,
+        }
+    }
+
+    /// A float approximation, for display and plotting only (never for a decision).
+    pub fn to_f64(&self) -> f64 {
+        match self {
+            Value::Int(i) => *i as f64,
+            Value::Rat(r) => r.to_f64().unwrap_or(f64::NAN),
+        }
+    }
+
+    /// `num / den` as `i128`s when both fit (den > 0), for fast exact comparisons.
+    pub(crate) fn as_i128_fraction(&self) -> Option<(i128, i128)> {
+        match self {
+            Value::Int(i) => Some((*i as i128, 1)),
+            Value::Rat(r) => Some((r.numer().to_i128()?, r.denom().to_i128()?)),
+        }
+    }
+
+    /// Parses `12`, `-3.25`, `1e-3`, `7/2` exactly (`None` on anything else).
+    pub fn parse(text: &str) -> Option<Value> {
+        let t = text.trim();
+        if t.is_empty() || t.len() > 4096 {
+            return None;
+        }
+        if let Some((n, d)) = t.split_once('/') {
+            let n = Value::parse(n)?.to_rational();
+            let d = Value::parse(d)?.to_rational();
+            if d.is_zero() {
+                return None;
+            }
+            return Some(Value::from_rational(n / d));
+        }
+        if let Ok(i) = t.parse::<i64>() {
+            return Some(Value::Int(i));
+        }
+        let (mantissa, exp) = match t.find(['e', 'E']) {
+            Some(pos) => (&t[..pos], t[pos + 1..].parse::<i32>().ok()?),
+            None => (t, 0),
+        };
+        if !(-4000..=4000).contains(&exp) {
+            return None;
+        }
+        let (neg, digits) = match mantissa.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, mantissa.strip_prefix('+').unwrap_or(mantissa)),
+        };
+        let (int_part, frac_part) = digits.split_once('.').unwrap_or((digits, ""));
+        if int_part.is_empty() && frac_part.is_empty() {
+            return None;
+        }
+        if !int_part.bytes().all(|b| b.is_ascii_digit())
+            || !frac_part.bytes().all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        let all: String = format!("{int_part}{frac_part}");
+        let mut num: BigInt = if all.is_empty() {
+            BigInt::zero()
+        } else {
+            all.parse().ok()?
+        };
+        if neg {
+            num = -num;
+        }
+        let scale = exp - frac_part.len() as i32;
+        let ten = BigInt::from(10);
+        let r = if scale >= 0 {
+            BigRational::from_integer(num * num_traits::pow(ten, scale as usize))
+        } else {
+            BigRational::new(num, num_traits::pow(ten, (-scale) as usize))
+        };
+        Some(Value::from_rational(r))
+    }
+
+    /// The simplest number `c` with `lo <= c < hi` (fewest decimal digits, then nearest
+    /// the midpoint); `lo` itself when `hi <= lo`.
+    ///
+    /// Used for threshold constants: any `c` in the gap classifies the data alike, and a
+    /// round constant in the middle of the gap is what a person would write.
+    pub fn simplest_in(lo: &Value, hi: &Value) -> Value {
+        if hi <= lo {
+            return lo.clone();
+        }
+        let lo_r = lo.to_rational();
+        let hi_r = hi.to_rational();
+        let mid = (&lo_r + &hi_r) / BigRational::from_integer(BigInt::from(2));
+        let ten = BigInt::from(10);
+        // Try steps 10^k for k from coarse to fine.
+        let width = &hi_r - &lo_r;
+        let mut k: i32 = 0;
+        // Start with the largest power of ten not above the width, then go up a bit in
+        // case a round multiple still fits.
+        let mut p = BigRational::one();
+        while p > width && k > -40 {
+            p /= BigRational::from_integer(ten.clone());
+            k -= 1;
+        }
+        while p <= width && k < 40 {
+            p *= BigRational::from_integer(ten.clone());
+            k += 1;
+        }
+        for _ in 0..80 {
+            // Multiples of p in [lo, hi): ceil(lo/p)*p .. ; choose the nearest to mid.
+            let first = (&lo_r / &p).ceil();
+            let last_excl = (&hi_r / &p).ceil();
+            if first < last_excl {
+                let m = (&mid / &p).floor();
+                let mut best: Option<BigRational> = None;
+                for cand in [m.clone(), m + BigRational::one()] {
+                    let c = if cand < first {
+                        first.clone()
+                    } else if cand >= last_excl {
+                        &last_excl - BigRational::one()
+                    } else {
+                        cand
+                    };
+                    let v = c * &p;
+                    best = Some(match best {
+                        None => v,
+                        Some(b) => {
+                            if (&v - &mid).abs() < (&b - &mid).abs() {
+                                v
+                            } else {
+                                b
+                            }
+                        }
+                    });
+                }
+                if let Some(b) = best {
+                    return Value::from_rational(b);
+                }
+            }
+            p /= BigRational::from_integer(ten.clone());
+        }
+        // Fall back to the exact midpoint (always inside [lo, hi)).
+        Value::from_rational(mid)
+    }
+}
+
+impl From<i64> for Value {
+    fn from(i: i64) -> Value {
+        Value::Int(i)
+    }
+}
+
+impl From<i32> for Value {
+    fn from(i: i32) -> Value {
+        Value::Int(i as i64)
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Rat(a), Value::Rat(b)) => a == b,
+            _ => false, // normalisation invariant
+        }
+    }
+}
+
+impl Eq for Value {}
+
+impl Hash for Value {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        match self {
+            Value::Int(i) => {
+                0u8.hash(state);
+                i.hash(state);
+            }
+            Value::Rat(r) => {
+                1u8.hash(state);
+                r.hash(state);
+            }
+        }
+    }
+}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Value) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Value {
+    fn cmp(&self, other: &Value) -> Ordering {
+        match (self, other) {
+            (Value::Int(a), Value::Int(b)) => a.cmp(b),
+            _ => self.to_rational().cmp(&other.to_rational()),
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    /// Integers as integers, terminating decimals as decimals (`3.5`), others as `p/q`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Rat(r) => {
+                if r.is_integer() {
+                    return write!(f, "{}", r.numer());
+                }
+                // Terminating decimal iff the denominator is 2^a 5^b.
+                let mut d = r.denom().clone();
+                let (two, five) = (BigInt::from(2), BigInt::from(5));
+                let (mut a, mut b) = (0usize, 0usize);
+                while d.is_even() {
+                    d /= &two;
+                    a += 1;
+                }
+                while (&d % &five).is_zero() {
+                    d /= &five;
+                    b += 1;
+                }
+                let digits = a.max(b);
+                if d.is_one() && digits <= 30 {
+                    let scaled = r * BigRational::from_integer(num_traits::pow(
+                        BigInt::from(10),
+                        digits,
+                    ));
+                    let n = scaled.to_integer();
+                    let neg = n.is_negative();
+                    let s = n.abs().to_string();
+                    let s = format!("{s:0>width$}", width = digits + 1);
+                    let (ip, fp) = s.split_at(s.len() - digits);
+                    write!(f, "{}{}.{}", if neg { "-" } else { "" }, ip, fp)
+                } else {
+                    write!(f, "{}/{}", r.numer(), r.denom())
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_and_print_round_trip() {
+        for s in ["0", "-3", "3.5", "-0.25", "7/3", "-7/3", "0.001"] {
+            let v = Value::parse(s).unwrap();
+            assert_eq!(Value::parse(&v.to_string()).unwrap(), v, "{s}");
+        }
+        assert_eq!(Value::parse("1e3").unwrap(), Value::Int(1000));
+        assert_eq!(Value::parse("4/2").unwrap(), Value::Int(2));
+        assert!(Value::parse("1/0").is_none());
+        assert!(Value::parse("abc").is_none());
+        assert!(Value::parse("").is_none());
+    }
+
+    #[test]
+    fn floats_are_exact() {
+        assert_eq!(Value::from_f64(2.0).unwrap(), Value::Int(2));
+        assert_eq!(Value::from_f64(0.5).unwrap(), Value::fraction(1, 2).unwrap());
+        assert!(Value::from_f64(f64::NAN).is_none());
+        let tiny = Value::from_f64(1e-300).unwrap();
+        assert!(tiny > Value::ZERO && tiny < Value::from_f64(1e-299).unwrap());
+        let huge = Value::from_f64(1e300).unwrap();
+        assert!(huge > Value::Int(i64::MAX));
+    }
+
+    #[test]
+    fn simplest_constants() {
+        let s = |a: i64, b: i64| Value::simplest_in(&Value::Int(a), &Value::Int(b));
+        assert_eq!(s(3, 7), Value::Int(5));
+        assert_eq!(s(3, 4), Value::Int(3));
+        assert_eq!(s(95, 130), Value::Int(100));
+        assert_eq!(s(-4, 0), Value::Int(-2));
+        let h = Value::simplest_in(&Value::parse("0.1").unwrap(), &Value::parse("0.35").unwrap());
+        assert_eq!(h, Value::parse("0.2").unwrap());
+    }
+}

@@ -1,0 +1,254 @@
+//! The atom pool: readable template literals with constants from the data, deduplicated
+//! and dominance-pruned, each with its truth vector over the pool's points.
+
+use super::formula::{Atom, Rel};
+use super::number::Value;
+use super::LearnConfig;
+use std::collections::{HashMap, HashSet};
+
+/// A bitset over the pool's points.
+pub(crate) type Bits = Vec<u64>;
+
+pub(crate) fn bits_new(n: usize) -> Bits {
+    vec![0; n.div_ceil(64).max(1)]
+}
+
+pub(crate) fn bit(b: &Bits, i: usize) -> bool {
+    b[i / 64] >> (i % 64) & 1 == 1
+}
+
+fn set(b: &mut Bits, i: usize) {
+    b[i / 64] |= 1 << (i % 64);
+}
+
+/// Tiers order the hypothesis space for tie-breaking between equally small formulas:
+/// single-variable and variable-equality atoms first, then two-variable inequalities,
+/// then three-variable ones, then general half-spaces found by the simplex.
+pub(crate) const TIERS: usize = 4;
+
+/// One candidate literal of the pool.
+#[derive(Clone, Debug)]
+pub(crate) struct PoolLit {
+    pub atom: Atom,
+    pub tier: usize,
+    pub truth: Bits,
+}
+
+impl PoolLit {
+    fn key(&self) -> (usize, u32) {
+        (self.tier, self.atom.complexity())
+    }
+}
+
+/// The candidate literals for a set of points.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Pool {
+    pub lits: Vec<PoolLit>,
+    /// Whether literals were dropped to respect `max_pool`.
+    pub truncated: bool,
+}
+
+/// Which labels a pool point may carry: labelled points one, hypothetical points both.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LabelSet {
+    pub bug: bool,
+    pub ok: bool,
+}
+
+/// The linear expressions whose thresholds are templates, with their tier.
+fn expressions(nvars: usize, config: &LearnConfig) -> Vec<(Vec<(usize, i64)>, usize)> {
+    let mut out = Vec::new();
+    for x in 0..nvars {
+        out.push((vec![(x, 1)], 0));
+    }
+    if config.pair_atoms {
+        for x in 0..nvars {
+            for y in x + 1..nvars {
+                out.push((vec![(x, 1), (y, -1)], 1));
+                out.push((vec![(x, 1), (y, 1)], 1));
+            }
+        }
+    }
+    if config.triple_atoms && nvars <= config.triple_atoms_max_vars {
+        for z in 0..nvars {
+            for x in 0..nvars {
+                for y in x + 1..nvars {
+                    if x != z && y != z {
+                        out.push((vec![(x, 1), (y, 1), (z, -1)], 2));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Builds the pool for `points` (with their possible labels) plus `extra` atoms.
+pub(crate) fn build(
+    points: &[&[Value]],
+    labels: &[LabelSet],
+    nvars: usize,
+    extra: &[Atom],
+    config: &LearnConfig,
+) -> Pool {
+    let n = points.len();
+    let mut cands: Vec<(Atom, usize)> = Vec::new();
+    let mut seen: HashSet<Atom> = HashSet::new();
+    let mut push = |a: Atom, tier: usize, cands: &mut Vec<(Atom, usize)>| {
+        if seen.insert(a.clone()) {
+            cands.push((a, tier));
+        }
+    };
+
+    // Equalities with constants and between variables come first: they are what a
+    // person writes for categorical behaviour (`out = 2`, `a = b`).
+    if config.equality_atoms {
+        for x in 0..nvars {
+            let mut counts: HashMap<&Value, usize> = HashMap::new();
+            for p in points {
+                if let Some(v) = p.get(x) {
+                    *counts.entry(v).or_default() += 1;
+                }
+            }
+            let mut vals: Vec<(&Value, usize)> = counts.into_iter().collect();
+            vals.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+            vals.truncate(config.max_equality_constants);
+            for (v, _) in vals {
+                push(Atom::var_const(x, Rel::Eq, v.clone()), 0, &mut cands);
+                push(Atom::var_const(x, Rel::Ne, v.clone()), 0, &mut cands);
+            }
+        }
+        if config.pair_atoms {
+            for x in 0..nvars {
+                for y in x + 1..nvars {
+                    let t = [(x, 1), (y, -1)];
+                    push(Atom::new(&t, Rel::Eq, Value::ZERO), 0, &mut cands);
+                    push(Atom::new(&t, Rel::Ne, Value::ZERO), 0, &mut cands);
+                }
+            }
+        }
+    }
+
+    // Thresholds only where the labels change along the expression (boundary points):
+    // moving a cut through a run of one label gives a literal that dominates.
+    for (terms, tier) in expressions(nvars, config) {
+        let probe = Atom::new(&terms, Rel::Le, Value::ZERO);
+        let mut vals: Vec<(Value, LabelSet)> = points
+            .iter()
+            .zip(labels)
+            .map(|(p, l)| (probe.lhs_value(p), *l))
+            .collect();
+        vals.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut groups: Vec<(Value, LabelSet)> = Vec::new();
+        for (v, l) in vals {
+            match groups.last_mut() {
+                Some((gv, gl)) if *gv == v => {
+                    gl.bug |= l.bug;
+                    gl.ok |= l.ok;
+                }
+                _ => groups.push((v, l)),
+            }
+        }
+        let integral = groups.iter().all(|(v, _)| v.is_integer());
+        for w in groups.windows(2) {
+            let (u, lu) = (&w[0].0, w[0].1);
+            let (v, lv) = (&w[1].0, w[1].1);
+            if !((lu.bug && lv.ok) || (lu.ok && lv.bug)) {
+                continue;
+            }
+            let c = Value::simplest_in(u, v);
+            push(Atom::new(&terms, Rel::Le, c.clone()), tier, &mut cands);
+            let above = if integral && c.is_integer() && c != Value::ZERO {
+                Atom::new(
+                    &terms,
+                    Rel::Ge,
+                    Value::from_rational(c.to_rational() + num_rational::BigRational::from_integer(1.into())),
+                )
+            } else {
+                Atom::new(&terms, Rel::Gt, c)
+            };
+            push(above, tier, &mut cands);
+        }
+    }
+    for a in extra {
+        push(a.clone(), TIERS - 1, &mut cands);
+        push(a.negate(), TIERS - 1, &mut cands);
+    }
+
+    // Truth vectors.
+    let mut lits: Vec<PoolLit> = cands
+        .into_iter()
+        .map(|(atom, tier)| {
+            let mut truth = bits_new(n);
+            for (i, p) in points.iter().enumerate() {
+                if atom.eval(p) {
+                    set(&mut truth, i);
+                }
+            }
+            PoolLit { atom, tier, truth }
+        })
+        .collect();
+
+    // Masks of points that may be bugs / may be ok.
+    let mut bug_mask = bits_new(n);
+    let mut ok_mask = bits_new(n);
+    for (i, l) in labels.iter().enumerate() {
+        if l.bug {
+            set(&mut bug_mask, i);
+        }
+        if l.ok {
+            set(&mut ok_mask, i);
+        }
+    }
+
+    // Stable order by readability; earlier literals win ties.
+    lits.sort_by_key(PoolLit::key);
+
+    // Drop literals constant over the labelled data that a constant formula covers,
+    // duplicates of earlier truth vectors, and literals dominated by a simpler-or-equal
+    // one: B dominates A when B is true on every possible bug where A is, and false on
+    // every possible ok point where A is false. Replacing A by B keeps any CNF or DNF
+    // consistent, so no smallest formula is lost.
+    let mut kept: Vec<PoolLit> = Vec::new();
+    let mut seen_truth: HashSet<Bits> = HashSet::new();
+    'next: for lit in lits {
+        let tb: Bits = lit.truth.iter().zip(&bug_mask).map(|(t, m)| t & m).collect();
+        let to: Bits = lit.truth.iter().zip(&ok_mask).map(|(t, m)| t & m).collect();
+        let useless_all_true = tb == bug_mask && to == ok_mask;
+        let useless_all_false = tb.iter().all(|&w| w == 0) && to.iter().all(|&w| w == 0);
+        if useless_all_true || useless_all_false {
+            continue;
+        }
+        let masked: Bits = lit
+            .truth
+            .iter()
+            .zip(bug_mask.iter().zip(&ok_mask))
+            .map(|(t, (b, o))| t & (b | o))
+            .collect();
+        if !seen_truth.insert(masked) {
+            continue;
+        }
+        for k in &kept {
+            let b_ge = k.truth.iter().zip(&tb).all(|(kt, at)| kt & at == *at);
+            if !b_ge {
+                continue;
+            }
+            let o_le = k
+                .truth
+                .iter()
+                .zip(&to)
+                .zip(&ok_mask)
+                .all(|((kt, at), m)| kt & m & !at == 0);
+            if o_le {
+                continue 'next;
+            }
+        }
+        kept.push(lit);
+    }
+    let truncated = kept.len() > config.max_pool;
+    kept.truncate(config.max_pool);
+    Pool {
+        lits: kept,
+        truncated,
+    }
+}
