@@ -35,6 +35,29 @@ pub trait BugOracle {
         extra: &Example,
         query: &[Num],
     ) -> Option<bool>;
+    /// The look-one-ahead committee on `query`: for every neighbour, the prediction of
+    /// the oracle learned with that neighbour labelled "ok" and labelled "bug" (in that
+    /// order); `None` where no formula is found. The default asks [`Self::predict_with`]
+    /// for each; a learner can share work across the whole committee.
+    fn committee(
+        &mut self,
+        examples: &[Example],
+        neighbours: &[Vec<Num>],
+        query: &[Num],
+    ) -> Vec<[Option<bool>; 2]> {
+        neighbours
+            .iter()
+            .map(|n| {
+                [false, true].map(|bug| {
+                    let extra = Example {
+                        point: n.clone(),
+                        bug,
+                    };
+                    self.predict_with(examples, &extra, query)
+                })
+            })
+            .collect()
+    }
     /// The current hypothesis, readable.
     fn describe(&self) -> String;
 }

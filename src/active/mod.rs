@@ -5,6 +5,7 @@
 //! [`learner::BugOracle`] (the learned bug formula), and asks a [`session::Labeller`].
 
 pub mod eval;
+pub mod formula;
 pub mod fuzz;
 pub mod learner;
 pub mod num;

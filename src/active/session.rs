@@ -230,8 +230,9 @@ impl<F: FnMut(&Query) -> Label> Labeller for F {
 /// labelled "bug"); ask when at least half of the 2S vote "bug" on the candidate. The
 /// look-ahead oracle whose hypothetical label the current oracle already predicts is the
 /// current oracle (a smallest consistent formula stays smallest and consistent), so it
-/// votes "ok" without a learn call; counting stops as soon as the outcome is decided. A
-/// look-ahead that finds no formula votes "bug" (in doubt, ask).
+/// votes "ok" without a learn call; counting stops as soon as the outcome is decided
+/// (with those S "ok" votes, one more "ok" decides). A look-ahead that finds no formula
+/// votes "bug" (in doubt, ask).
 pub struct ActiveLoop<R: Runner, O: BugOracle> {
     config: ActiveConfig,
     runner: R,

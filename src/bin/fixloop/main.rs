@@ -2,6 +2,7 @@
 
 mod bench;
 mod corpus_check;
+mod eval;
 mod run;
 
 use clap::{Parser, Subcommand};
@@ -33,6 +34,8 @@ enum Command {
     /// Benchmarks (not tests).
     #[command(subcommand)]
     Bench(BenchCommand),
+    /// Learn2fix oracle evaluation over a corpus (golden program as labeller).
+    Eval(eval::EvalArgs),
 }
 
 #[derive(Subcommand)]
@@ -53,5 +56,6 @@ fn main() -> ExitCode {
         Command::Run(a) => run::main(a),
         Command::Corpus(CorpusCommand::Check(a)) => corpus_check::main(a),
         Command::Bench(BenchCommand::Exec(a)) => bench::main(a),
+        Command::Eval(a) => eval::run(a),
     }
 }
