@@ -2,7 +2,7 @@
 
 use super::learner::BugOracle;
 use super::num::{parse_input, Num};
-use super::observe::{Observation, Runner};
+use super::observe::Runner;
 use super::program::ProgramRunner;
 use super::reference::ReferenceLabeller;
 use super::session::{point, ActiveConfig, ActiveLoop, Labeller, Step};
@@ -206,6 +206,7 @@ impl Prepared {
             ..config.active.clone()
         };
         let mut labeller = ReferenceLabeller::new(self.golden.clone());
+        let mut judged = Vec::new();
         let mut lp = ActiveLoop::new(active, self.buggy.clone(), make_oracle(), start, None, seed);
         let mut out = Vec::new();
         let mut pending = budgets.iter().copied().peekable();
@@ -215,7 +216,8 @@ impl Prepared {
             while pending.peek() == Some(&asked) {
                 out.push(self.measure(
                     &mut lp,
-                    &mut labeller,
+                    &labeller,
+                    &mut judged,
                     run,
                     seed,
                     initial_test,
@@ -234,7 +236,16 @@ impl Prepared {
             }
         };
         for b in pending {
-            out.push(self.measure(&mut lp, &mut labeller, run, seed, initial_test, b, &stop));
+            out.push(self.measure(
+                &mut lp,
+                &labeller,
+                &mut judged,
+                run,
+                seed,
+                initial_test,
+                b,
+                &stop,
+            ));
         }
         out
     }
@@ -243,7 +254,8 @@ impl Prepared {
     fn measure<O: BugOracle>(
         &self,
         lp: &mut ActiveLoop<ProgramRunner, O>,
-        labeller: &mut ReferenceLabeller,
+        labeller: &ReferenceLabeller,
+        judged: &mut Vec<bool>,
         run: usize,
         seed: u64,
         initial_test: &str,
@@ -256,15 +268,12 @@ impl Prepared {
             .filter(|t| t.asked)
             .map(|t| t.label.bug)
             .collect();
-        let generated: Vec<(Vec<Num>, Observation)> = lp
-            .generated()
-            .iter()
-            .map(|g| (g.input.clone(), g.observation.clone()))
-            .collect();
-        let generated_failing = generated
-            .iter()
-            .filter(|(i, o)| labeller.judge(i, o).bug)
-            .count();
+        // Generated tests are judged once, then remembered for the later budgets.
+        for g in &lp.generated()[judged.len()..] {
+            judged.push(labeller.judge(&g.input, &g.observation).bug);
+        }
+        let generated = judged.len();
+        let generated_failing = judged.iter().filter(|b| **b).count();
         // A copy of the session's runner: word answers get the session's codes, and
         // words first seen here do not change the codes the loop assigns later.
         let mut runner = lp.runner().clone();
@@ -298,7 +307,7 @@ impl Prepared {
             initial_test: initial_test.to_string(),
             labelled: asked.len(),
             labelled_failing: asked.iter().filter(|b| **b).count(),
-            generated: generated.len(),
+            generated,
             generated_failing,
             validation: validation.len(),
             validation_failing: validation.iter().filter(|v| v.failing).count(),

@@ -70,9 +70,21 @@ fn subject_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
+/// CPU time of the calling thread in seconds (Linux `/proc/thread-self/schedstat`), so
+/// figures stay meaningful on a loaded machine; `None` elsewhere.
+fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 / 1e9)
+}
+
 /// What one subject gave.
 enum SubjectResult {
-    Done { rows: Vec<RunMetrics>, seconds: f64 },
+    Done {
+        rows: Vec<RunMetrics>,
+        seconds: f64,
+        cpu_seconds: f64,
+    },
     Skipped(String, SkipReason),
     Unreadable(String, String),
 }
@@ -88,6 +100,7 @@ fn evaluate(path: &Path, config: &EvalConfig, runs: usize, seed: u64) -> Subject
         Err(e) => return SubjectResult::Unreadable(name, e.to_string()),
     };
     let start = Instant::now();
+    let cpu_start = thread_cpu_seconds();
     let prepared = match Prepared::new(&subject, &config.limits) {
         Ok(p) => p,
         Err(e) => return SubjectResult::Skipped(subject.id, e),
@@ -97,9 +110,14 @@ fn evaluate(path: &Path, config: &EvalConfig, runs: usize, seed: u64) -> Subject
         let s = run_seed(seed, &subject.id, run);
         rows.extend(prepared.run(config, run, s, FormulaOracle::new));
     }
+    let cpu_seconds = match (cpu_start, thread_cpu_seconds()) {
+        (Some(a), Some(b)) => b - a,
+        _ => f64::NAN,
+    };
     SubjectResult::Done {
         rows,
         seconds: start.elapsed().as_secs_f64(),
+        cpu_seconds,
     }
 }
 
@@ -176,6 +194,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<SubjectResult>>> =
         Mutex::new((0..files.len()).map(|_| None).collect());
     std::thread::scope(|scope| {
@@ -184,6 +203,21 @@ pub fn run(args: EvalArgs) -> ExitCode {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(path) = files.get(i) else { break };
                 let r = evaluate(path, &config, args.runs, args.seed);
+                let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                if let SubjectResult::Done {
+                    seconds,
+                    cpu_seconds,
+                    ..
+                } = &r
+                {
+                    eprintln!(
+                        "[{done}/{}] {} {seconds:.1} s (cpu {cpu_seconds:.1} s)",
+                        files.len(),
+                        path.display()
+                    );
+                } else {
+                    eprintln!("[{done}/{}] {} skipped", files.len(), path.display());
+                }
                 if let Ok(mut all) = results.lock() {
                     all[i] = Some(r);
                 }
@@ -192,11 +226,17 @@ pub fn run(args: EvalArgs) -> ExitCode {
     });
     let results = results.into_inner().unwrap_or_default();
     let mut rows: Vec<(RunMetrics, f64)> = Vec::new();
+    let mut cpu_total = 0.0;
     let mut skipped = Vec::new();
     let mut unreadable = Vec::new();
     for r in results.into_iter().flatten() {
         match r {
-            SubjectResult::Done { rows: rs, seconds } => {
+            SubjectResult::Done {
+                rows: rs,
+                seconds,
+                cpu_seconds,
+            } => {
+                cpu_total += cpu_seconds;
                 rows.extend(rs.into_iter().map(|m| (m, seconds)))
             }
             SubjectResult::Skipped(id, why) => skipped.push((id, why.to_string())),
@@ -247,6 +287,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
             "max_generated": args.max_generated,
             "threads": threads,
             "time_s": elapsed,
+            "cpu_s": cpu_total,
             "skipped": skipped.iter().map(|(id, why)| serde_json::json!({"id": id, "reason": why})).collect::<Vec<_>>(),
             "unreadable": unreadable.iter().map(|(p, why)| serde_json::json!({"path": p, "reason": why})).collect::<Vec<_>>(),
             "budgets": budgets,
@@ -257,7 +298,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
         );
     } else {
         println!(
-            "{} subjects, {} evaluated, {} skipped, {} unreadable; {} run(s), seed {}, S={}, generation budget {}, {} thread(s), {:.1} s",
+            "{} subjects, {} evaluated, {} skipped, {} unreadable; {} run(s), seed {}, S={}, generation budget {}, {} thread(s), {:.1} s wall, {:.1} s cpu",
             files.len(),
             evaluated,
             skipped.len(),
@@ -267,7 +308,8 @@ pub fn run(args: EvalArgs) -> ExitCode {
             args.committee,
             args.max_generated,
             threads,
-            elapsed
+            elapsed,
+            cpu_total
         );
         println!(
             "{:>4} {:>8} | {:>8} {:>8} {:>8} | {:>8} {:>8} {:>8} | {:>8} {:>9} | {:>8} {:>8} {:>6}",

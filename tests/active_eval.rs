@@ -1,4 +1,4 @@
-//! The batch evaluation pipeline on real corpus subjects (compile, failing train test, loop, metrics), with a fake learner.
+//! The batch evaluation pipeline on real corpus subjects (compile, failing train test, loop, metrics, replay).
 
 mod active_support;
 
@@ -41,4 +41,37 @@ fn evaluates_a_codeflaws_subject() {
     let agg = aggregate(&rows);
     assert_eq!(agg.len(), 3);
     assert_eq!(agg[1].rows, 1);
+}
+
+#[test]
+fn real_learner_replays_labels_formulas_and_metrics() {
+    let Some(s) = subject("../../shared/benchmarks/codeflaws/1-A-bug-18353198-18353306.json")
+    else {
+        eprintln!("corpus not found, skipping");
+        return;
+    };
+    let config = EvalConfig {
+        label_budgets: vec![2, 4],
+        active: fixloop::active::ActiveConfig {
+            max_generated: 30,
+            ..Default::default()
+        },
+        ..EvalConfig::default()
+    };
+    let p = Prepared::new(&s, &config.limits).expect("subject prepares");
+    let seed = run_seed(7, &s.id, 0);
+    let a = p.run(
+        &config,
+        0,
+        seed,
+        fixloop::active::formula::FormulaOracle::new,
+    );
+    let b = p.run(
+        &config,
+        0,
+        seed,
+        fixloop::active::formula::FormulaOracle::new,
+    );
+    assert_eq!(a, b);
+    assert!(!a[1].formula.is_empty());
 }
