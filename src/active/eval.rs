@@ -80,6 +80,10 @@ pub struct RunMetrics {
     pub correct_failing: usize,
     /// Tests skipped: not numeric, or a different number of values than the template.
     pub validation_skipped: usize,
+    /// Look-ahead learn calls of the committee until then.
+    pub look_ahead_learns: usize,
+    /// Learn calls that found no formula until then.
+    pub learn_failures: usize,
     /// The learned oracle.
     pub formula: String,
     /// Why the loop stopped (or "label budget" when it was stopped at this budget).
@@ -268,6 +272,7 @@ impl Prepared {
             .filter(|t| t.asked)
             .map(|t| t.label.bug)
             .collect();
+        let report = lp.report();
         // Generated tests are judged once, then remembered for the later budgets.
         for g in &lp.generated()[judged.len()..] {
             judged.push(labeller.judge(&g.input, &g.observation).bug);
@@ -314,7 +319,9 @@ impl Prepared {
             correct,
             correct_failing,
             validation_skipped: self.skipped,
-            formula: lp.oracle().describe(),
+            look_ahead_learns: report.committee_learns,
+            learn_failures: report.learn_failures,
+            formula: report.formula,
             stop: stop.to_string(),
         }
     }

@@ -47,6 +47,9 @@ pub struct EvalArgs {
     /// Only subjects whose id contains this text.
     #[arg(long)]
     pub filter: Option<String>,
+    /// Only every K-th subject file (in sorted order), for a quick sample of a corpus.
+    #[arg(long, default_value_t = 1)]
+    pub stride: usize,
 }
 
 /// The paper's Learn2fix medians on 552 Codeflaws subjects: (l, accuracy, conditional accuracy).
@@ -131,11 +134,11 @@ fn csv_field(s: &str) -> String {
 
 fn write_csv(path: &Path, rows: &[(RunMetrics, f64)]) -> std::io::Result<()> {
     let mut out = String::from(
-        "subject,run,seed,label_budget,initial_test,labelled,labelled_failing,generated,generated_failing,validation,validation_failing,correct,correct_failing,accuracy,conditional_accuracy,p_labelled_failing,p_generated_failing,subject_time_s,stop,formula\n",
+        "subject,run,seed,label_budget,initial_test,labelled,labelled_failing,generated,generated_failing,validation,validation_failing,correct,correct_failing,accuracy,conditional_accuracy,p_labelled_failing,p_generated_failing,look_ahead_learns,learn_failures,subject_time_s,stop,formula\n",
     );
     for (r, t) in rows {
         out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{:.3},{},{}\n",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{},{},{:.3},{},{}\n",
             csv_field(&r.subject),
             r.run,
             r.seed,
@@ -153,6 +156,8 @@ fn write_csv(path: &Path, rows: &[(RunMetrics, f64)]) -> std::io::Result<()> {
             r.conditional_accuracy(),
             r.p_labelled_failing(),
             r.p_generated_failing(),
+            r.look_ahead_learns,
+            r.learn_failures,
             t,
             csv_field(&r.stop),
             csv_field(&r.formula)
@@ -176,6 +181,13 @@ pub fn run(args: EvalArgs) -> ExitCode {
                 .is_some_and(|n| n.to_string_lossy().contains(f.as_str()))
         });
     }
+    let stride = args.stride.max(1);
+    files = files
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| i % stride == 0)
+        .map(|(_, p)| p)
+        .collect();
     let config = EvalConfig {
         active: ActiveConfig {
             committee: args.committee,
