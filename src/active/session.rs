@@ -17,8 +17,12 @@ pub struct ActiveConfig {
     /// Committee size S: neighbours per decide2label, two look-ahead oracles each.
     /// Default 10.
     pub committee: usize,
-    /// Generation budget: candidate tests considered before stopping. Default 400.
+    /// Generation budget: candidate tests considered before stopping. Default 200.
     pub max_generated: usize,
+    /// Committee budget: look-ahead learn calls per session. When it is used up,
+    /// decide2label asks only where the current oracle predicts "bug" (reported in
+    /// [`Report::committee_exhausted`]). Default 300.
+    pub max_look_ahead_learns: usize,
     /// Fuzzer settings.
     pub fuzz: FuzzConfig,
 }
@@ -28,7 +32,8 @@ impl Default for ActiveConfig {
         ActiveConfig {
             label_budget: 20,
             committee: 10,
-            max_generated: 400,
+            max_generated: 200,
+            max_look_ahead_learns: 300,
             fuzz: FuzzConfig::default(),
         }
     }
@@ -186,6 +191,9 @@ pub struct Report {
     pub committee_learns: usize,
     /// Learn calls that found no consistent formula.
     pub learn_failures: usize,
+    /// The committee budget was used up (later candidates were judged by the current
+    /// oracle alone).
+    pub committee_exhausted: bool,
     /// The current oracle.
     pub formula: String,
 }
@@ -198,12 +206,17 @@ impl fmt::Display for Report {
         }
         writeln!(
             f,
-            "labels: {} ({} bug), generated: {}, executions: {}, look-ahead learns: {}, failed learns: {}",
+            "labels: {} ({} bug), generated: {}, executions: {}, look-ahead learns: {}{}, failed learns: {}",
             self.labels,
             self.labelled_bug,
             self.generated,
             self.executions,
             self.committee_learns,
+            if self.committee_exhausted {
+                " (budget used up)"
+            } else {
+                ""
+            },
             self.learn_failures
         )?;
         write!(f, "oracle: {}", self.formula)
@@ -371,6 +384,7 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
             executions: self.executions,
             committee_learns: self.committee_learns,
             learn_failures: self.learn_failures,
+            committee_exhausted: self.committee_learns >= self.config.max_look_ahead_learns,
             formula: self.oracle.describe(),
         }
     }
@@ -434,6 +448,9 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
         if self.oracle.predict(&p) {
             return Some(AskReason::OraclePredictsBug);
         }
+        if self.committee_learns >= self.config.max_look_ahead_learns {
+            return None;
+        }
         let s = self.config.committee;
         let votes = 2 * s;
         let mut bug_votes = 0;
@@ -448,6 +465,9 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
                 let vote = if hypothetical == predicted {
                     // The look-ahead oracle is the current one, which says "ok" on `p`.
                     false
+                } else if self.committee_learns >= self.config.max_look_ahead_learns {
+                    // Committee budget used up: the current oracle's "ok" stands.
+                    return None;
                 } else {
                     self.committee_learns += 1;
                     let extra = Example {

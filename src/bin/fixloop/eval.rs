@@ -6,6 +6,7 @@ use fixloop::active::formula::FormulaOracle;
 use fixloop::active::{ActiveConfig, FuzzConfig};
 use fixloop::corpus::Subject;
 use fixloop::lang::Limits;
+use fixloop::oracle::LearnConfig;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -38,9 +39,21 @@ pub struct EvalArgs {
     /// Generation budget: candidate tests per run.
     #[arg(long, default_value_t = ActiveConfig::default().max_generated)]
     pub max_generated: usize,
+    /// Committee budget: look-ahead learns per run.
+    #[arg(long, default_value_t = ActiveConfig::default().max_look_ahead_learns)]
+    pub max_look_ahead_learns: usize,
     /// Fuel (steps) per program run.
     #[arg(long, default_value_t = Limits::default().fuel)]
     pub fuel: u64,
+    /// Learner: largest formula size in literals.
+    #[arg(long, default_value_t = LearnConfig::default().max_literals)]
+    pub max_literals: usize,
+    /// Learner: most clauses (CNF) or terms (DNF).
+    #[arg(long, default_value_t = LearnConfig::default().max_clauses)]
+    pub max_clauses: usize,
+    /// Learner: most SAT calls per learn call.
+    #[arg(long, default_value_t = LearnConfig::default().max_sat_calls)]
+    pub max_sat_calls: usize,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -92,7 +105,13 @@ enum SubjectResult {
     Unreadable(String, String),
 }
 
-fn evaluate(path: &Path, config: &EvalConfig, runs: usize, seed: u64) -> SubjectResult {
+fn evaluate(
+    path: &Path,
+    config: &EvalConfig,
+    learn: &LearnConfig,
+    runs: usize,
+    seed: u64,
+) -> SubjectResult {
     let name = path.display().to_string();
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
@@ -111,7 +130,7 @@ fn evaluate(path: &Path, config: &EvalConfig, runs: usize, seed: u64) -> Subject
     let mut rows = Vec::new();
     for run in 0..runs {
         let s = run_seed(seed, &subject.id, run);
-        rows.extend(prepared.run(config, run, s, FormulaOracle::new));
+        rows.extend(prepared.run(config, run, s, || FormulaOracle::with_config(learn.clone())));
     }
     let cpu_seconds = match (cpu_start, thread_cpu_seconds()) {
         (Some(a), Some(b)) => b - a,
@@ -192,6 +211,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
         active: ActiveConfig {
             committee: args.committee,
             max_generated: args.max_generated,
+            max_look_ahead_learns: args.max_look_ahead_learns,
             fuzz: FuzzConfig::default(),
             ..ActiveConfig::default()
         },
@@ -200,6 +220,12 @@ pub fn run(args: EvalArgs) -> ExitCode {
             fuel: args.fuel,
             ..Limits::default()
         },
+    };
+    let learn = LearnConfig {
+        max_literals: args.max_literals,
+        max_clauses: args.max_clauses,
+        max_sat_calls: args.max_sat_calls,
+        ..LearnConfig::default()
     };
     let threads = args
         .threads
@@ -214,7 +240,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(path) = files.get(i) else { break };
-                let r = evaluate(path, &config, args.runs, args.seed);
+                let r = evaluate(path, &config, &learn, args.runs, args.seed);
                 let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
                 if let SubjectResult::Done {
                     seconds,
@@ -297,6 +323,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
             "seed": args.seed,
             "committee": args.committee,
             "max_generated": args.max_generated,
+            "max_look_ahead_learns": args.max_look_ahead_learns,
             "threads": threads,
             "time_s": elapsed,
             "cpu_s": cpu_total,
