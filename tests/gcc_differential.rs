@@ -30,8 +30,8 @@ impl Rng {
 enum T {
     Int,
     UInt,
-    LL,
-    ULL,
+    Long,
+    ULong,
     Double,
     Float,
     Char,
@@ -43,8 +43,8 @@ impl T {
         match self {
             T::Int => "int",
             T::UInt => "unsigned",
-            T::LL => "long long",
-            T::ULL => "unsigned long long",
+            T::Long => "long long",
+            T::ULong => "unsigned long long",
             T::Double => "double",
             T::Float => "float",
             T::Char => "char",
@@ -55,8 +55,8 @@ impl T {
         match self {
             T::Int | T::Char | T::Short => "%d",
             T::UInt => "%u",
-            T::LL => "%lld",
-            T::ULL => "%llu",
+            T::Long => "%lld",
+            T::ULong => "%llu",
             T::Double | T::Float => "%.17g",
         }
     }
@@ -65,7 +65,16 @@ impl T {
     }
 }
 
-const TYPES: [T; 8] = [T::Int, T::UInt, T::LL, T::ULL, T::Double, T::Float, T::Char, T::Short];
+const TYPES: [T; 8] = [
+    T::Int,
+    T::UInt,
+    T::Long,
+    T::ULong,
+    T::Double,
+    T::Float,
+    T::Char,
+    T::Short,
+];
 
 struct Gen {
     rng: Rng,
@@ -103,24 +112,44 @@ impl Gen {
             if !cands.is_empty() && self.rng.below(3) != 0 {
                 return self.rng.pick(&cands).0.clone();
             }
-            let t = if int_only { T::Int } else { *self.rng.pick(&TYPES) };
+            let t = if int_only {
+                T::Int
+            } else {
+                *self.rng.pick(&TYPES)
+            };
             return self.constant(t);
         }
         let d = depth - 1;
         match self.rng.below(11) {
             0..=3 => {
                 let op = *self.rng.pick(&["+", "-", "*", "+", "-"]);
-                format!("({} {op} {})", self.expr(d, int_only), self.expr(d, int_only))
+                format!(
+                    "({} {op} {})",
+                    self.expr(d, int_only),
+                    self.expr(d, int_only)
+                )
             }
-            4 => format!("({} / ({} % 7 + 8))", self.expr(d, int_only), self.expr(d, true)),
-            5 => format!("({} % ({} % 7 + 8))", self.expr(d, true), self.expr(d, true)),
+            4 => format!(
+                "({} / ({} % 7 + 8))",
+                self.expr(d, int_only),
+                self.expr(d, true)
+            ),
+            5 => format!(
+                "({} % ({} % 7 + 8))",
+                self.expr(d, true),
+                self.expr(d, true)
+            ),
             6 => {
                 let op = *self.rng.pick(&["&", "|", "^"]);
                 format!("({} {op} {})", self.expr(d, true), self.expr(d, true))
             }
             7 => {
                 let op = *self.rng.pick(&["<<", ">>"]);
-                format!("({} {op} ({} & 15))", self.expr(d, true), self.expr(d, true))
+                format!(
+                    "({} {op} ({} & 15))",
+                    self.expr(d, true),
+                    self.expr(d, true)
+                )
             }
             8 => {
                 let op = *self.rng.pick(&["<", "<=", ">", ">=", "==", "!="]);
@@ -271,6 +300,7 @@ fn random_programs_match_gcc() {
             eprintln!("could not run gcc: skipping");
             return;
         };
+        assert_eq!(want.lines().count(), 50, "gcc output of seed {seed}");
         let p = compile(&src).unwrap_or_else(|e| panic!("our compiler rejected:\n{e}\n{src}"));
         let exec = p.run(b"", &Limits::default());
         assert_eq!(exec.outcome, Outcome::Exit(0), "seed {seed}");
@@ -287,7 +317,9 @@ fn random_programs_match_gcc() {
                 .unwrap_or("?")
                 .to_string();
             let start = src.find(&format!("static void {k}(")).unwrap_or(0);
-            let end = src[start..].find("\n}\n").map_or(src.len(), |e| start + e + 3);
+            let end = src[start..]
+                .find("\n}\n")
+                .map_or(src.len(), |e| start + e + 3);
             panic!(
                 "seed {seed}: first difference at line {i}\n gcc: {:?}\n ours: {:?}\n{}",
                 wl.get(i),

@@ -1,6 +1,6 @@
 //! Data-driven language tests: `tests/lang/cases/NAME.c` with optional `NAME.in` (stdin) and
 //! `NAME.out` (expected stdout, then a line `=== <outcome>`). `UPDATE_EXPECT=1 cargo test`
-//! rewrites the expected files. A first line `// limits: fuel=N memory=N depth=N output=N`
+//! rewrites the expected files. A first line `// limits: fuel=N memory=N depth=N output=N slack=N`
 //! sets limits; `// input: 1 2 3` runs through `Program::run_test` with those numbers.
 
 use fixloop::lang::{compile, Limits, Num};
@@ -22,6 +22,7 @@ fn limits_for(source: &str) -> Limits {
                     "memory" => l.memory_bytes = n as usize,
                     "depth" => l.call_depth = n as u32,
                     "output" => l.output_bytes = n as usize,
+                    "slack" => l.bounds_slack = n as u32,
                     _ => panic!("unknown limit {k}"),
                 }
             }
@@ -48,7 +49,11 @@ fn actual(path: &Path) -> String {
         Some(nums) => program.run_test(&nums, &limits),
         None => program.run(&stdin, &limits),
     };
-    format!("{}\n=== {}\n", String::from_utf8_lossy(&exec.stdout), exec.outcome)
+    format!(
+        "{}\n=== {}\n",
+        String::from_utf8_lossy(&exec.stdout),
+        exec.outcome
+    )
 }
 
 /// Checks one case against its `.out` file (or rewrites it with `UPDATE_EXPECT=1`).
@@ -87,4 +92,59 @@ fn lang_cases() {
         files.len(),
         failures.join("\n")
     );
+}
+
+#[test]
+fn coverage_shapes_and_numbers() {
+    use fixloop::lang::{NumKind, Outcome, Shape};
+    let p = compile(
+        "int classify(int a, int b, int c) {\n  if (a == b)\n    return 1;\n  return 0;\n}\n",
+    )
+    .expect("compiles");
+    assert_eq!(
+        p.shape(),
+        &Shape::Function {
+            name: "classify".into(),
+            params: vec![
+                ("a".into(), NumKind::Int),
+                ("b".into(), NumKind::Int),
+                ("c".into(), NumKind::Int)
+            ],
+            ret: NumKind::Int,
+        }
+    );
+    let limits = Limits {
+        record_coverage: true,
+        ..Limits::default()
+    };
+    let e = p.call(&[Num::Int(2), Num::Int(3), Num::Int(4)], &limits);
+    assert_eq!(e.stdout, b"0\n");
+    assert_eq!(e.outcome, Outcome::Exit(0));
+    let lines: Vec<u32> = e
+        .coverage
+        .expect("coverage")
+        .iter()
+        .map(|&i| p.statement_lines()[i as usize].1)
+        .collect();
+    assert_eq!(lines, vec![2, 4]);
+    let e = p.run_test(&Num::parse_list("5 5 1").expect("nums"), &Limits::default());
+    assert_eq!(e.stdout, b"1\n");
+    assert!(e.coverage.is_none());
+    assert_eq!(
+        Num::parse_list("1 -2 2.5").expect("nums"),
+        vec![Num::Int(1), Num::Int(-2), Num::Float(2.5)]
+    );
+    assert_eq!(Num::Float(0.1).to_string(), "0.1");
+    assert_eq!(Num::Float(1e300).to_string(), "1e+300");
+    let m = compile("#include <stdio.h>\nint main(){int a,b;scanf(\"%d%d\",&a,&b);printf(\"%d\\n\",a+b);return 0;}")
+        .expect("compiles");
+    assert_eq!(m.shape(), &Shape::Main);
+    assert_eq!(
+        m.run_test(&[Num::Int(2), Num::Int(40)], &Limits::default())
+            .stdout,
+        b"42\n"
+    );
+    let err = compile("int main() { int x = ; return y; }").expect_err("errors");
+    assert!(!err.diagnostics.is_empty(), "{err}");
+    assert!(err.to_string().contains("error"), "{err}");
 }

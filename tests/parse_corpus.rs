@@ -106,3 +106,43 @@ fn corpus_parses_without_errors() {
         programs.len()
     );
 }
+
+#[test]
+fn corpus_prints_back_to_a_fixpoint() {
+    let Some(programs) = programs() else {
+        eprintln!("skipping: corpus not found at {}", corpus_dir().display());
+        return;
+    };
+    let dump = std::env::var_os("FIXLOOP_DUMP_PRINTED").map(PathBuf::from);
+    let mut bad = Vec::new();
+    for (name, src) in &programs {
+        let (tu, diags) = parse(src);
+        if diags.iter().any(|d| d.is_error()) {
+            continue;
+        }
+        let printed = tu.to_string();
+        if let Some(dir) = &dump {
+            let file = name.replace(['/', ':'], "__");
+            std::fs::write(dir.join(format!("{file}.c")), &printed).expect("dump");
+        }
+        let (tu2, diags2) = parse(&printed);
+        let reprinted = tu2.to_string();
+        if diags2.iter().any(|d| d.is_error()) || reprinted != printed {
+            bad.push(format!(
+                "{name}: {}\n{}",
+                diags2
+                    .iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                printed
+            ));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} programs do not print back:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}

@@ -18,6 +18,14 @@
 //!   `Array { elem: Int, size: None }`, not a pointer (the back end adjusts it).
 //! - Function prototypes (`int f(int);`) are [`Declaration`]s whose declarator has a
 //!   [`Type::Function`] type; function definitions are [`Item::Function`].
+//! - Macros are expanded: `#define N 100` then `a[N]` gives `IntLit 100` (at the span of
+//!   `N`). An `#include` of a known header defines its usual constants as macros
+//!   (`INT_MAX`, `LLONG_MAX`, `EOF`, `NULL` as `0`, `RAND_MAX`; `<stdbool.h>` makes
+//!   `bool` `_Bool` and `true`/`false` `1`/`0`), so the back end never sees those names.
+//! - After syntax errors the tree is still well formed: missing expressions are the
+//!   literal `0`. Never run a tree whose diagnostics contain errors.
+//! - [`renumber`] re-assigns ids after an edit; `Display` prints expressions with
+//!   minimal parentheses and whole programs as C that parses back to the same tree.
 
 use std::fmt;
 
@@ -786,18 +794,24 @@ fn write_expr(out: &mut String, e: &Expr, min_prec: u8, full: bool) {
             });
         }
         ExprKind::FloatLit { value, ty } => {
-            if value.is_infinite() {
-                out.push_str("1e999");
-            } else if value.is_nan() {
-                out.push_str("(0.0/0.0)");
-            } else {
-                out.push_str(&format!("{value:?}"));
-            }
-            out.push_str(match ty {
+            let suffix = match ty {
                 ScalarType::Float => "f",
                 ScalarType::LongDouble => "L",
                 _ => "",
-            });
+            };
+            if value.is_nan() {
+                out.push_str("(0.0 / 0.0)");
+            } else {
+                if value.is_infinite() {
+                    out.push_str(if *value < 0.0 { "-1e999" } else { "1e999" });
+                } else if *ty == ScalarType::Float {
+                    // The shortest spelling that rounds to the same float.
+                    out.push_str(&format!("{:?}", *value as f32));
+                } else {
+                    out.push_str(&format!("{value:?}"));
+                }
+                out.push_str(suffix);
+            }
         }
         ExprKind::CharLit(v) => write_char_lit(out, *v),
         ExprKind::StringLit(bytes) => write_string_lit(out, bytes),
@@ -922,21 +936,26 @@ fn write_string_lit(out: &mut String, bytes: &[u8]) {
 /// Prints a type as C around the declarator text `inner` (a name, or `""` for an
 /// abstract type as in casts): `type_to_c(&int_ptr_array, "a")` gives `int *a[10]`.
 pub fn type_to_c(ty: &Type, inner: &str) -> String {
+    let (base, decl) = declarator_to_c(ty, inner.to_string());
+    if decl.is_empty() {
+        base.c_name().to_string()
+    } else {
+        format!("{} {decl}", base.c_name())
+    }
+}
+
+/// Splits a type into its base scalar and the declarator text around `inner`
+/// (`int *a[10]` gives `(Int, "*a[10]")`).
+pub fn declarator_to_c(ty: &Type, inner: String) -> (ScalarType, String) {
     match ty {
-        Type::Scalar(s) => {
-            if inner.is_empty() {
-                s.c_name().to_string()
-            } else {
-                format!("{} {inner}", s.c_name())
-            }
-        }
+        Type::Scalar(s) => (*s, inner),
         Type::Pointer(t) => match **t {
-            Type::Array { .. } | Type::Function { .. } => type_to_c(t, &format!("(*{inner})")),
-            _ => type_to_c(t, &format!("*{inner}")),
+            Type::Array { .. } | Type::Function { .. } => declarator_to_c(t, format!("(*{inner})")),
+            _ => declarator_to_c(t, format!("*{inner}")),
         },
         Type::Array { elem, size } => {
             let size = size.as_ref().map(|e| e.to_string()).unwrap_or_default();
-            type_to_c(elem, &format!("{inner}[{size}]"))
+            declarator_to_c(elem, format!("{inner}[{size}]"))
         }
         Type::Function {
             ret,
@@ -944,19 +963,449 @@ pub fn type_to_c(ty: &Type, inner: &str) -> String {
             variadic,
             unspecified_params,
         } => {
-            let mut ps: Vec<String> = params
-                .iter()
-                .map(|p| type_to_c(&p.ty, p.name.as_deref().unwrap_or("")))
-                .collect();
-            if *variadic {
-                ps.push("...".to_string());
-            }
-            if ps.is_empty() && !unspecified_params {
-                ps.push("void".to_string());
-            }
-            type_to_c(ret, &format!("{inner}({})", ps.join(", ")))
+            let ps = params_to_c(params, *variadic, *unspecified_params);
+            declarator_to_c(ret, format!("{inner}({ps})"))
         }
     }
+}
+
+fn params_to_c(params: &[Param], variadic: bool, unspecified: bool) -> String {
+    let mut ps: Vec<String> = params
+        .iter()
+        .map(|p| {
+            let t = type_to_c(&p.ty, p.name.as_deref().unwrap_or(""));
+            if p.is_const {
+                format!("const {t}")
+            } else {
+                t
+            }
+        })
+        .collect();
+    if variadic {
+        ps.push("...".to_string());
+    }
+    if ps.is_empty() && !unspecified {
+        ps.push("void".to_string());
+    }
+    ps.join(", ")
+}
+
+fn write_init(out: &mut String, init: &Initializer) {
+    match init {
+        Initializer::Expr(e) => write_expr(out, e, PREC_ASSIGN, false),
+        Initializer::List { items, .. } => {
+            out.push('{');
+            for (i, it) in items.iter().enumerate() {
+                out.push_str(if i > 0 { ", " } else { " " });
+                write_init(out, it);
+            }
+            out.push_str(if items.is_empty() { "}" } else { " }" });
+        }
+    }
+}
+
+fn write_decl(out: &mut String, d: &Declaration) {
+    let mut prefix = String::new();
+    match d.storage {
+        Storage::None => {}
+        Storage::Static => prefix.push_str("static "),
+        Storage::Extern => prefix.push_str("extern "),
+        Storage::Register => prefix.push_str("register "),
+        Storage::Auto => prefix.push_str("auto "),
+        Storage::Typedef => prefix.push_str("typedef "),
+    }
+    if d.is_const {
+        prefix.push_str("const ");
+    }
+    if !d.enum_consts.is_empty() {
+        out.push_str("enum {");
+        for (i, c) in d.enum_consts.iter().enumerate() {
+            out.push_str(if i > 0 { ", " } else { " " });
+            out.push_str(&c.name);
+            if let Some(v) = &c.value {
+                out.push_str(" = ");
+                write_expr(out, v, PREC_COND, false);
+            }
+        }
+        out.push_str(" };");
+        if d.declarators.is_empty() {
+            return;
+        }
+        out.push(' ');
+    }
+    // Declarators with different base types (from typedefs) are printed as separate
+    // declarations; usually there is one group.
+    let mut groups: Vec<(ScalarType, Vec<String>)> = Vec::new();
+    for dl in &d.declarators {
+        let (base, mut text) = declarator_to_c(&dl.ty, dl.name.clone());
+        if let Some(init) = &dl.init {
+            text.push_str(" = ");
+            write_init(&mut text, init);
+        }
+        match groups.last_mut() {
+            Some((b, texts)) if *b == base => texts.push(text),
+            _ => groups.push((base, vec![text])),
+        }
+    }
+    if groups.is_empty() {
+        out.push_str(prefix.trim_end());
+        out.push(';');
+    }
+    for (i, (base, texts)) in groups.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(&prefix);
+        out.push_str(base.c_name());
+        out.push(' ');
+        out.push_str(&texts.join(", "));
+        out.push(';');
+    }
+}
+
+fn indent(out: &mut String, level: usize) {
+    for _ in 0..level {
+        out.push_str("    ");
+    }
+}
+
+fn write_block(out: &mut String, b: &Block, level: usize) {
+    out.push_str("{\n");
+    for s in &b.stmts {
+        write_stmt(out, s, level + 1);
+    }
+    indent(out, level);
+    out.push('}');
+}
+
+/// Writes a substatement after a header like `if (c)`: blocks on the same line,
+/// other statements on the next line, indented.
+fn write_body(out: &mut String, s: &Stmt, level: usize, force_block: bool) {
+    match &s.kind {
+        StmtKind::Block(b) => {
+            out.push(' ');
+            write_block(out, b, level);
+        }
+        _ if force_block => {
+            out.push_str(" {\n");
+            write_stmt(out, s, level + 1);
+            indent(out, level);
+            out.push('}');
+        }
+        _ => {
+            out.push('\n');
+            let mut inner = String::new();
+            write_stmt(&mut inner, s, level + 1);
+            out.push_str(inner.trim_end_matches('\n'));
+        }
+    }
+}
+
+/// Writes one statement at indentation `level`, ending with a newline.
+fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
+    indent(out, level);
+    match &s.kind {
+        StmtKind::Expr(e) => {
+            write_expr(out, e, 0, false);
+            out.push(';');
+        }
+        StmtKind::Decl(d) => write_decl(out, d),
+        StmtKind::Block(b) => write_block(out, b, level),
+        StmtKind::Empty => out.push(';'),
+        StmtKind::If { cond, then, els } => {
+            out.push_str("if (");
+            write_expr(out, cond, 0, false);
+            out.push(')');
+            // Braces keep a following `else` from attaching to an inner `if`.
+            write_body(out, then, level, els.is_some());
+            if let Some(e) = els {
+                out.push_str(" else");
+                if matches!(e.kind, StmtKind::If { .. }) {
+                    out.push(' ');
+                    let mut inner = String::new();
+                    write_stmt(&mut inner, e, level);
+                    out.push_str(inner.trim_start().trim_end_matches('\n'));
+                } else {
+                    write_body(out, e, level, false);
+                }
+            }
+        }
+        StmtKind::While { cond, body } => {
+            out.push_str("while (");
+            write_expr(out, cond, 0, false);
+            out.push(')');
+            write_body(out, body, level, false);
+        }
+        StmtKind::DoWhile { body, cond } => {
+            out.push_str("do");
+            write_body(out, body, level, true);
+            out.push_str(" while (");
+            write_expr(out, cond, 0, false);
+            out.push_str(");");
+        }
+        StmtKind::For {
+            init,
+            cond,
+            step,
+            body,
+        } => {
+            out.push_str("for (");
+            match init.as_deref().map(|s| &s.kind) {
+                Some(StmtKind::Decl(d)) => write_decl(out, d),
+                Some(StmtKind::Expr(e)) => {
+                    write_expr(out, e, 0, false);
+                    out.push(';');
+                }
+                _ => out.push(';'),
+            }
+            if let Some(c) = cond {
+                out.push(' ');
+                write_expr(out, c, 0, false);
+            }
+            out.push(';');
+            if let Some(st) = step {
+                out.push(' ');
+                write_expr(out, st, 0, false);
+            }
+            out.push(')');
+            write_body(out, body, level, false);
+        }
+        StmtKind::Switch { cond, body } => {
+            out.push_str("switch (");
+            write_expr(out, cond, 0, false);
+            out.push(')');
+            write_body(out, body, level, false);
+        }
+        StmtKind::Case { value, body } => {
+            out.push_str("case ");
+            write_expr(out, value, PREC_COND, false);
+            out.push_str(":\n");
+            write_stmt(out, body, level);
+            return;
+        }
+        StmtKind::Default { body } => {
+            out.push_str("default:\n");
+            write_stmt(out, body, level);
+            return;
+        }
+        StmtKind::Label { name, body } => {
+            out.push_str(name);
+            out.push_str(":\n");
+            write_stmt(out, body, level);
+            return;
+        }
+        StmtKind::Goto(l) => {
+            out.push_str("goto ");
+            out.push_str(l);
+            out.push(';');
+        }
+        StmtKind::Break => out.push_str("break;"),
+        StmtKind::Continue => out.push_str("continue;"),
+        StmtKind::Return(None) => out.push_str("return;"),
+        StmtKind::Return(Some(e)) => {
+            out.push_str("return ");
+            write_expr(out, e, 0, false);
+            out.push(';');
+        }
+    }
+    out.push('\n');
+}
+
+fn write_function(out: &mut String, f: &FunctionDef) {
+    match f.storage {
+        Storage::Static => out.push_str("static "),
+        Storage::Extern => out.push_str("extern "),
+        _ => {}
+    }
+    if f.is_inline {
+        out.push_str("inline ");
+    }
+    let ps = params_to_c(&f.params, f.variadic, f.unspecified_params);
+    out.push_str(&type_to_c(&f.ret, &format!("{}({ps})", f.name)));
+    out.push(' ');
+    write_block(out, &f.body, 0);
+    out.push('\n');
+}
+
+/// Re-assigns dense pre-order ids to every node of `tu` and sets `node_count`. The
+/// parser calls it; call it again after editing a tree (new nodes may use id 0).
+pub fn renumber(tu: &mut TranslationUnit) {
+    let mut next = 0;
+    for item in &mut tu.items {
+        match item {
+            Item::Function(f) => {
+                f.id = bump(&mut next);
+                number_type(&mut f.ret, &mut next);
+                for p in &mut f.params {
+                    number_param(p, &mut next);
+                }
+                number_block(&mut f.body, &mut next);
+            }
+            Item::Decl(d) => number_decl(d, &mut next),
+        }
+    }
+    tu.node_count = next;
+}
+
+fn bump(next: &mut u32) -> u32 {
+    let id = *next;
+    *next += 1;
+    id
+}
+
+fn number_param(p: &mut Param, next: &mut u32) {
+    p.id = bump(next);
+    number_type(&mut p.ty, next);
+}
+
+fn number_type(t: &mut Type, next: &mut u32) {
+    match t {
+        Type::Scalar(_) => {}
+        Type::Pointer(inner) => number_type(inner, next),
+        Type::Array { elem, size } => {
+            if let Some(s) = size {
+                number_expr(s, next);
+            }
+            number_type(elem, next);
+        }
+        Type::Function { ret, params, .. } => {
+            number_type(ret, next);
+            for p in params {
+                number_param(p, next);
+            }
+        }
+    }
+}
+
+fn number_decl(d: &mut Declaration, next: &mut u32) {
+    d.id = bump(next);
+    for c in &mut d.enum_consts {
+        if let Some(v) = &mut c.value {
+            number_expr(v, next);
+        }
+    }
+    for dl in &mut d.declarators {
+        dl.id = bump(next);
+        number_type(&mut dl.ty, next);
+        if let Some(init) = &mut dl.init {
+            number_init(init, next);
+        }
+    }
+}
+
+fn number_init(i: &mut Initializer, next: &mut u32) {
+    match i {
+        Initializer::Expr(e) => number_expr(e, next),
+        Initializer::List { items, .. } => {
+            for it in items {
+                number_init(it, next);
+            }
+        }
+    }
+}
+
+fn number_block(b: &mut Block, next: &mut u32) {
+    b.id = bump(next);
+    for s in &mut b.stmts {
+        number_stmt(s, next);
+    }
+}
+
+fn number_stmt(s: &mut Stmt, next: &mut u32) {
+    s.id = bump(next);
+    match &mut s.kind {
+        StmtKind::Expr(e) => number_expr(e, next),
+        StmtKind::Decl(d) => number_decl(d, next),
+        StmtKind::Block(b) => number_block(b, next),
+        StmtKind::Empty
+        | StmtKind::Goto(_)
+        | StmtKind::Break
+        | StmtKind::Continue
+        | StmtKind::Return(None) => {}
+        StmtKind::Return(Some(e)) => number_expr(e, next),
+        StmtKind::If { cond, then, els } => {
+            number_expr(cond, next);
+            number_stmt(then, next);
+            if let Some(e) = els {
+                number_stmt(e, next);
+            }
+        }
+        StmtKind::While { cond, body } | StmtKind::Switch { cond, body } => {
+            number_expr(cond, next);
+            number_stmt(body, next);
+        }
+        StmtKind::DoWhile { body, cond } => {
+            number_stmt(body, next);
+            number_expr(cond, next);
+        }
+        StmtKind::For {
+            init,
+            cond,
+            step,
+            body,
+        } => {
+            if let Some(i) = init {
+                number_stmt(i, next);
+            }
+            if let Some(c) = cond {
+                number_expr(c, next);
+            }
+            if let Some(s) = step {
+                number_expr(s, next);
+            }
+            number_stmt(body, next);
+        }
+        StmtKind::Case { value, body } => {
+            number_expr(value, next);
+            number_stmt(body, next);
+        }
+        StmtKind::Default { body } | StmtKind::Label { body, .. } => number_stmt(body, next),
+    }
+}
+
+fn number_expr(e: &mut Expr, next: &mut u32) {
+    e.id = bump(next);
+    match &mut e.kind {
+        ExprKind::IntLit { .. }
+        | ExprKind::FloatLit { .. }
+        | ExprKind::CharLit(_)
+        | ExprKind::StringLit(_)
+        | ExprKind::Ident(_) => {}
+        ExprKind::Unary { operand, .. } => number_expr(operand, next),
+        ExprKind::Binary { lhs, rhs, .. }
+        | ExprKind::Assign { lhs, rhs, .. }
+        | ExprKind::Comma { lhs, rhs } => {
+            number_expr(lhs, next);
+            number_expr(rhs, next);
+        }
+        ExprKind::Conditional { cond, then, els } => {
+            number_expr(cond, next);
+            number_expr(then, next);
+            number_expr(els, next);
+        }
+        ExprKind::Cast { ty, expr } => {
+            number_type(ty, next);
+            number_expr(expr, next);
+        }
+        ExprKind::SizeofType(ty) => number_type(ty, next),
+        ExprKind::SizeofExpr(inner) => number_expr(inner, next),
+        ExprKind::Call { args, .. } => {
+            for a in args {
+                number_expr(a, next);
+            }
+        }
+        ExprKind::Index { base, index } => {
+            number_expr(base, next);
+            number_expr(index, next);
+        }
+    }
+}
+
+/// Numbers the nodes of a standalone expression from 0 (pre-order); returns the count.
+pub fn renumber_expr(e: &mut Expr) -> u32 {
+    let mut next = 0;
+    number_expr(e, &mut next);
+    next
 }
 
 /// Prints the expression as C with minimal parentheses.
@@ -972,5 +1421,127 @@ impl fmt::Display for Expr {
 impl fmt::Display for Type {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&type_to_c(self, ""))
+    }
+}
+
+/// Prints the statement as C (indented with four spaces, ending with a newline).
+impl fmt::Display for Stmt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        write_stmt(&mut s, self, 0);
+        f.write_str(&s)
+    }
+}
+
+/// Prints the declaration as C, e.g. `static int a[10] = { 1, 2 }, *p;`.
+impl fmt::Display for Declaration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        write_decl(&mut s, self);
+        f.write_str(&s)
+    }
+}
+
+/// Prints the function definition as C.
+impl fmt::Display for FunctionDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        write_function(&mut s, self);
+        f.write_str(&s)
+    }
+}
+
+/// Prints the whole program as C: the `#include` lines, then every item (macros are
+/// expanded, typedef names resolved; the result parses back to the same tree).
+impl fmt::Display for TranslationUnit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        for inc in &self.includes {
+            if inc.system {
+                s.push_str(&format!("#include <{}>\n", inc.header));
+            } else {
+                s.push_str(&format!("#include \"{}\"\n", inc.header));
+            }
+        }
+        for item in &self.items {
+            match item {
+                Item::Function(func) => {
+                    s.push('\n');
+                    write_function(&mut s, func);
+                }
+                Item::Decl(d) => {
+                    write_decl(&mut s, d);
+                    s.push('\n');
+                }
+            }
+        }
+        f.write_str(&s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lit(kind: ExprKind) -> Expr {
+        Expr {
+            id: 0,
+            span: Span::default(),
+            kind,
+        }
+    }
+
+    #[test]
+    fn literals_print_as_c() {
+        let f = |value, ty| lit(ExprKind::FloatLit { value, ty }).to_string();
+        assert_eq!(f(1e9, ScalarType::Double), "1000000000.0");
+        assert_eq!(f(0.5, ScalarType::Double), "0.5");
+        assert_eq!(f(1e-7, ScalarType::Double), "1e-7");
+        assert_eq!(f(0.1f32 as f64, ScalarType::Float), "0.1f");
+        assert_eq!(f(2.5, ScalarType::LongDouble), "2.5L");
+        assert_eq!(f(f64::INFINITY, ScalarType::Double), "1e999");
+        let i = |value, ty| lit(ExprKind::IntLit { value, ty }).to_string();
+        assert_eq!(i(7, ScalarType::Int), "7");
+        assert_eq!(i(7, ScalarType::UInt), "7u");
+        assert_eq!(i(7, ScalarType::LongLong), "7LL");
+        assert_eq!(i(7, ScalarType::ULong), "7UL");
+        let c = |v| lit(ExprKind::CharLit(v)).to_string();
+        assert_eq!(c(97), "'a'");
+        assert_eq!(c(10), "'\\n'");
+        assert_eq!(c(0), "'\\000'");
+        assert_eq!(c(39), "'\\''");
+        assert_eq!(c(-1), "'\\377'");
+        assert_eq!(c(0x6162), "24930");
+        let s = lit(ExprKind::StringLit(b"a\"b\\\n\x01".to_vec())).to_string();
+        assert_eq!(s, "\"a\\\"b\\\\\\n\\001\"");
+    }
+
+    #[test]
+    fn types_print_as_declarators() {
+        let int = Type::INT;
+        let arr = |t: Type, n: Option<u64>| Type::Array {
+            elem: Box::new(t),
+            size: n.map(|v| {
+                Box::new(lit(ExprKind::IntLit {
+                    value: v,
+                    ty: ScalarType::Int,
+                }))
+            }),
+        };
+        let ptr = |t: Type| Type::Pointer(Box::new(t));
+        assert_eq!(
+            type_to_c(&arr(ptr(int.clone()), Some(10)), "a"),
+            "int *a[10]"
+        );
+        assert_eq!(
+            type_to_c(&ptr(arr(int.clone(), Some(10))), "p"),
+            "int (*p)[10]"
+        );
+        assert_eq!(
+            type_to_c(&arr(arr(int.clone(), Some(4)), Some(3)), "m"),
+            "int m[3][4]"
+        );
+        assert_eq!(ptr(Type::Scalar(ScalarType::Char)).to_string(), "char *");
+        assert_eq!(arr(arr(int, Some(4)), None).array_dims().len(), 2);
     }
 }

@@ -254,7 +254,10 @@ fn glibc_ctype(c: Ctype, x: i64) -> i64 {
         Ctype::Digit => (b.is_ascii_digit(), 2048),
         Ctype::Alpha => (b.is_ascii_alphabetic(), 1024),
         Ctype::Alnum => (b.is_ascii_alphanumeric(), 8),
-        Ctype::Space => (matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'), 8192),
+        Ctype::Space => (
+            matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'),
+            8192,
+        ),
         Ctype::Upper => (b.is_ascii_uppercase(), 256),
         Ctype::Lower => (b.is_ascii_lowercase(), 512),
         Ctype::Punct => (b.is_ascii_punctuation(), 4),
@@ -374,7 +377,8 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
             let mut out = format_to(vm, arg(1), a.get(2..).unwrap_or(&[]), site)?;
             let len = out.len() as u64;
             out.push(0);
-            vm.bytes_mut(arg(0), out.len() as u32)?.copy_from_slice(&out);
+            vm.bytes_mut(arg(0), out.len() as u32)?
+                .copy_from_slice(&out);
             len
         }
         B::Scanf => scan(vm, arg(0), a.get(1..).unwrap_or(&[]))?,
@@ -427,10 +431,17 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
         B::Strcmp | B::Strncmp => {
             let x = vm.cstr(arg(0))?.to_vec();
             let y = vm.cstr(arg(1))?;
-            let lim = if b == B::Strncmp { arg(2) as usize } else { usize::MAX };
+            let lim = if b == B::Strncmp {
+                arg(2) as usize
+            } else {
+                usize::MAX
+            };
             let mut r = 0i64;
             for k in 0..lim {
-                let (cx, cy) = (x.get(k).copied().unwrap_or(0), y.get(k).copied().unwrap_or(0));
+                let (cx, cy) = (
+                    x.get(k).copied().unwrap_or(0),
+                    y.get(k).copied().unwrap_or(0),
+                );
                 if cx != cy {
                     r = i64::from(cx) - i64::from(cy);
                     break;
@@ -444,9 +455,19 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
         B::Strcpy | B::Strcat | B::Strncpy => {
             let mut src = vm.cstr(arg(1))?.to_vec();
             let dst = arg(0);
-            let at = if b == B::Strcat { vm.cstr(dst)?.len() } else { 0 };
+            let at = if b == B::Strcat {
+                vm.cstr(dst)?.len()
+            } else {
+                0
+            };
             if b == B::Strncpy {
-                src.resize(arg(2) as usize, 0);
+                let n = usize::try_from(arg(2)).unwrap_or(usize::MAX);
+                if n > vm.limits.memory_bytes {
+                    return Err(Trap::Error(
+                        "strncpy: size larger than the destination".into(),
+                    ));
+                }
+                src.resize(n, 0);
             } else {
                 src.push(0);
             }
@@ -458,7 +479,11 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
         B::Strchr => {
             let s = vm.cstr(arg(0))?;
             let c = arg(1) as u8;
-            let pos = if c == 0 { Some(s.len()) } else { s.iter().position(|&x| x == c) };
+            let pos = if c == 0 {
+                Some(s.len())
+            } else {
+                s.iter().position(|&x| x == c)
+            };
             match pos {
                 Some(k) => {
                     let d = super::vm::split_ptr(arg(0));
@@ -515,11 +540,13 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
         }
         B::Alloca => {
             let n = usize::try_from(arg(0)).unwrap_or(usize::MAX);
-            if n > vm.limits.memory_bytes.saturating_sub(vm.mem_used()) || n > (u32::MAX / 4) as usize {
+            if n > vm.limits.memory_bytes.saturating_sub(vm.mem_used())
+                || n > (u32::MAX / 4) as usize
+            {
                 return Err(Trap::Memory);
             }
-            let base = vm.mem.len();
-            vm.mem.resize(base + n, 0);
+            let base = vm.mem.len() + super::vm::PAD as usize;
+            vm.mem.resize(base + n + super::vm::PAD as usize, 0);
             vm.objs.push(Obj {
                 base: base as u32,
                 len: n as u32,

@@ -164,6 +164,10 @@ pub enum Instr {
     SetSlot(u32),
     /// `[] -> [ptr]` to frame object `n`.
     AddrLocal(u32),
+    /// `[] -> [v]`: a global scalar at a fixed offset of global memory.
+    LoadG(Sc, u32),
+    /// `[v] -> []`: stores a global scalar at a fixed offset.
+    StoreG(Sc, u32),
     /// `[ptr] -> [v]`.
     Load(Sc),
     /// `[ptr v] -> []`.
@@ -209,6 +213,9 @@ pub enum Instr {
     Call(u32),
     /// `[v] -> ` return to caller.
     Ret,
+    /// `[] -> [v]`: the value most recently returned by any call (what gcc leaves in eax
+    /// when a non-void function falls off its end after a call).
+    LastRet,
     /// `[args..] -> [ret]`; the second field indexes [`Code::sites`] (argument classes).
     Builtin(Builtin, u32),
     /// Copies constant bytes [`Code::data`]`[n]` into the object at `[ptr]`: `[ptr] -> []`.
@@ -217,6 +224,16 @@ pub enum Instr {
     ZeroBytes(u32),
     /// `[dst src] -> []`: copies `n` bytes (struct assignment).
     CopyBytes(u32),
+    /// Fused `Const(c); Bin(op, k)`: `[a] -> [a op c]`.
+    BinC(Bop, Ak, u64),
+    /// Fused `Const(c); Cmp(op, k)`: `[a] -> [a op c]`.
+    CmpC(Cop, Ak, u64),
+    /// Fused `Cmp(op, k); Jz(t)`.
+    CmpJz(Cop, Ak, u32),
+    /// Fused `Const(c); Cmp(op, k); Jz(t)`.
+    CmpCJz(Cop, Ak, u32, u64),
+    /// Fused `IncSlot{..}; Pop`: `++`/`--` of a register whose value is unused.
+    IncSlotDrop { slot: u32, sc: Sc, delta: i32 },
 }
 
 /// A compiled function.

@@ -8,9 +8,9 @@ use super::ast::{
 };
 use super::builtins::{self, Sig};
 use super::bytecode::{ArgClass, Bop, Builtin, Code, Cop, Func, Instr};
-use super::types::{Ak, Sc, Ty};
-use super::vm::make_ptr;
 use super::diag::Diagnostic;
+use super::types::{Ak, Sc, Ty};
+use super::vm::{make_ptr, PAD};
 
 /// Headers whose functions and macros the interpreter supports.
 pub const SUPPORTED_HEADERS: &[&str] = &[
@@ -38,6 +38,9 @@ pub const SUPPORTED_HEADERS: &[&str] = &[
     "iso646.h",
 ];
 
+/// A defined function's (name, named parameters, return type, declared `static`).
+pub type Signature = (String, Vec<(String, Ty)>, Ty, bool);
+
 /// A compiled program's extra tables beside the bytecode.
 #[derive(Clone, Debug, Default)]
 pub struct Compiled {
@@ -46,7 +49,7 @@ pub struct Compiled {
     /// Function index of each defined function by name.
     pub func_index: HashMap<String, u32>,
     /// Signatures of defined functions: (name, params, ret, static).
-    pub signatures: Vec<(String, Vec<(String, Ty)>, Ty, bool)>,
+    pub signatures: Vec<Signature>,
     /// Statement coverage index -> (statement node id, line).
     pub stmts: Vec<(NodeId, u32)>,
     /// Expression node id -> first instruction of its code (for future in-place patching).
@@ -71,6 +74,8 @@ enum Var {
 enum Place {
     Slot(u32, Ty),
     Mem(Ty),
+    /// A global scalar: (offset in global memory, pointer, type); nothing pushed.
+    Global(u32, u64, Ty),
 }
 
 #[derive(Default)]
@@ -102,6 +107,7 @@ pub fn compile_unit(tu: &TranslationUnit) -> Result<Compiled, Vec<Diagnostic>> {
     c.unit(tu);
     if c.diags.is_empty() {
         c.out.code.n_stmts = c.out.stmts.len() as u32;
+        peephole(&mut c.out);
         Ok(c.out)
     } else {
         Err(c.diags)
@@ -348,8 +354,8 @@ impl Compiler {
     /// Allocates a global object of `size` bytes; returns its pointer.
     fn global_object(&mut self, size: u64, init: Option<Vec<u8>>) -> u64 {
         let code = &mut self.out.code;
-        let off = (code.global_bytes + 7) & !7;
-        code.global_bytes = off + size;
+        let off = ((code.global_bytes + 7) & !7) + u64::from(PAD);
+        code.global_bytes = off + size + u64::from(PAD);
         let size32 = u32::try_from(size).unwrap_or(u32::MAX);
         let off32 = u32::try_from(off).unwrap_or(u32::MAX);
         code.global_objects.push((off32, size32));
@@ -361,6 +367,15 @@ impl Compiler {
             }
         }
         make_ptr(id, 0)
+    }
+
+    fn global_offset(&self, p: u64) -> u32 {
+        let id = (p >> 32) as usize;
+        self.out
+            .code
+            .global_objects
+            .get(id.wrapping_sub(1))
+            .map_or(0, |o| o.0)
     }
 
     fn string_ptr(&mut self, s: &[u8]) -> u64 {
@@ -650,11 +665,17 @@ impl Compiler {
         let mut ty = self.ty(&dc.ty, dc.span);
         ty = self.complete_array(ty, dc.init.as_ref());
         if ty == Ty::Void {
-            self.err(dc.name_span, format!("variable '{}' declared void", dc.name));
+            self.err(
+                dc.name_span,
+                format!("variable '{}' declared void", dc.name),
+            );
         }
         let size = ty.size();
         if size > (1 << 31) {
-            self.err(dc.name_span, format!("size of array '{}' is too large", dc.name));
+            self.err(
+                dc.name_span,
+                format!("size of array '{}' is too large", dc.name),
+            );
             return Var::Global(0, ty);
         }
         let mut bytes = vec![];
@@ -687,23 +708,48 @@ impl Compiler {
     }
 
     fn const_init(&mut self, ty: &Ty, init: &Initializer, bytes: &mut [u8], off: usize) {
+        if let (Ty::Array(e, _), Initializer::List { items, .. }) = (ty, init) {
+            if matches!(**e, Ty::Array(..))
+                && items.iter().all(|i| matches!(i, Initializer::Expr(_)))
+            {
+                // Brace elision: `int a[3][4] = {1, 2, 3}` fills the flattened elements.
+                let base = ty.base_elem().clone();
+                let n = (ty.size() / base.size().max(1)) as usize;
+                let bs = base.size() as usize;
+                for (k, it) in items.iter().enumerate().take(n) {
+                    self.const_init(&base, it, bytes, off + k * bs);
+                }
+                return;
+            }
+        }
+        if let (Ty::Array(..), Initializer::List { items, .. }) = (ty, init) {
+            if let [one @ Initializer::Expr(Expr {
+                kind: ExprKind::StringLit(_),
+                ..
+            })] = &items[..]
+            {
+                if ty
+                    .elem()
+                    .is_some_and(|e| e.sc().is_some_and(|s| s.size() == 1))
+                {
+                    return self.const_init(ty, one, bytes, off);
+                }
+            }
+        }
         match (ty, init) {
             (Ty::Array(e, n), Initializer::List { items, .. }) => {
                 let es = e.size() as usize;
-                if matches!(**e, Ty::Array(..)) || items.iter().all(|i| matches!(i, Initializer::List { .. })) {
-                    for (k, it) in items.iter().enumerate().take(*n as usize) {
-                        self.const_init(e, it, bytes, off + k * es);
-                    }
-                } else {
-                    for (k, it) in items.iter().enumerate().take(*n as usize) {
-                        self.const_init(e, it, bytes, off + k * es);
-                    }
+                for (k, it) in items.iter().enumerate().take(*n as usize) {
+                    self.const_init(e, it, bytes, off + k * es);
                 }
             }
-            (Ty::Array(_, n), Initializer::Expr(Expr {
-                kind: ExprKind::StringLit(s),
-                ..
-            })) => {
+            (
+                Ty::Array(_, n),
+                Initializer::Expr(Expr {
+                    kind: ExprKind::StringLit(s),
+                    ..
+                }),
+            ) => {
                 for (k, &b) in s.iter().enumerate().take(*n as usize) {
                     if let Some(x) = bytes.get_mut(off + k) {
                         *x = b;
@@ -802,8 +848,18 @@ impl Compiler {
         ));
         self.block(&fd.body);
         self.line = fd.body.span.line;
-        // Falling off the end returns 0 (main's value in C99; garbage elsewhere in gcc).
-        self.emit(Instr::Const(0));
+        // Falling off the end: main returns 0 (C99); other functions return what gcc
+        // leaves in eax in the common case, the value of the last call that returned.
+        if fd.name == "main" || sym.ret == Ty::Void {
+            self.emit(Instr::Const(0));
+        } else {
+            self.emit(Instr::LastRet);
+            if let Some(sc) = sym.ret.sc() {
+                if sc.is_int() {
+                    self.emit(Instr::Conv(Sc::I64, sc));
+                }
+            }
+        }
         self.emit(Instr::Ret);
         self.scopes.pop();
         let gotos = std::mem::take(&mut self.f.gotos);
@@ -833,9 +889,11 @@ impl Compiler {
     }
 
     fn local_object(&mut self, size: u64) -> u32 {
-        let off = (self.f.frame_bytes + 7) & !7;
-        let size32 = u32::try_from(size).unwrap_or(u32::MAX / 4).min(u32::MAX / 4);
-        self.f.frame_bytes = off.saturating_add(size32);
+        let off = ((self.f.frame_bytes + 7) & !7).saturating_add(PAD);
+        let size32 = u32::try_from(size)
+            .unwrap_or(u32::MAX / 4)
+            .min(u32::MAX / 4);
+        self.f.frame_bytes = off.saturating_add(size32).saturating_add(PAD);
         self.f.objects.push((off, size32));
         self.f.objects.len() as u32 - 1
     }
@@ -1047,7 +1105,11 @@ impl Compiler {
                         continue;
                     };
                     self.emit(Instr::Slot(tmp));
-                    self.emit(Instr::Const(super::vm::convert(Sc::I64, k.sc(), c.as_i64() as u64)));
+                    self.emit(Instr::Const(super::vm::convert(
+                        Sc::I64,
+                        k.sc(),
+                        c.as_i64() as u64,
+                    )));
                     self.emit(Instr::Cmp(Cop::Eq, k));
                     let j = self.emit(Instr::Jnz(0));
                     self.f.case_targets.insert(id, j);
@@ -1115,7 +1177,10 @@ impl Compiler {
                 if self.const_eval(size).is_none() {
                     let et = self.ty(elem, dc.span);
                     if matches!(et, Ty::Array(_, 0)) {
-                        self.err(dc.span, "unsupported: multi-dimensional variable-length array");
+                        self.err(
+                            dc.span,
+                            "unsupported: multi-dimensional variable-length array",
+                        );
                     }
                     self.stmt_mark(s);
                     let t = self.expr(size);
@@ -1134,7 +1199,10 @@ impl Compiler {
             let ty = self.ty(&dc.ty, dc.span);
             let ty = self.complete_array(ty, dc.init.as_ref());
             if ty == Ty::Void {
-                self.err(dc.name_span, format!("variable '{}' declared void", dc.name));
+                self.err(
+                    dc.name_span,
+                    format!("variable '{}' declared void", dc.name),
+                );
                 continue;
             }
             let var = match &ty {
@@ -1143,7 +1211,10 @@ impl Compiler {
                 }
                 _ => {
                     if ty.size() > (1 << 31) {
-                        self.err(dc.name_span, format!("size of array '{}' is too large", dc.name));
+                        self.err(
+                            dc.name_span,
+                            format!("size of array '{}' is too large", dc.name),
+                        );
                     }
                     Var::Local(self.local_object(ty.size()), ty.clone())
                 }
@@ -1185,6 +1256,33 @@ impl Compiler {
     }
 
     fn local_init(&mut self, obj: u32, ty: &Ty, init: &Initializer, off: u64) {
+        if let (Ty::Array(e, _), Initializer::List { items, .. }) = (ty, init) {
+            if matches!(**e, Ty::Array(..))
+                && items.iter().all(|i| matches!(i, Initializer::Expr(_)))
+            {
+                let base = ty.base_elem().clone();
+                let n = (ty.size() / base.size().max(1)) as usize;
+                let bs = base.size();
+                for (k, it) in items.iter().enumerate().take(n) {
+                    self.local_init(obj, &base, it, off + k as u64 * bs);
+                }
+                return;
+            }
+        }
+        if let (Ty::Array(..), Initializer::List { items, .. }) = (ty, init) {
+            if let [one @ Initializer::Expr(Expr {
+                kind: ExprKind::StringLit(_),
+                ..
+            })] = &items[..]
+            {
+                if ty
+                    .elem()
+                    .is_some_and(|e| e.sc().is_some_and(|s| s.size() == 1))
+                {
+                    return self.local_init(obj, ty, one, off);
+                }
+            }
+        }
         match (ty, init) {
             (Ty::Array(e, n), Initializer::List { items, .. }) => {
                 let es = e.size();
@@ -1192,10 +1290,13 @@ impl Compiler {
                     self.local_init(obj, e, it, off + k as u64 * es);
                 }
             }
-            (Ty::Array(_, n), Initializer::Expr(Expr {
-                kind: ExprKind::StringLit(s),
-                ..
-            })) => {
+            (
+                Ty::Array(_, n),
+                Initializer::Expr(Expr {
+                    kind: ExprKind::StringLit(s),
+                    ..
+                }),
+            ) => {
                 let mut bytes = s.clone();
                 bytes.truncate(*n as usize);
                 let d = self.data(bytes);
@@ -1236,16 +1337,26 @@ impl Compiler {
                     return;
                 }
                 if (a == Sc::Ptr && b.is_float()) || (a.is_float() && b == Sc::Ptr) {
-                    self.err(span, format!("incompatible types when converting '{from}' to '{to}'"));
+                    self.err(
+                        span,
+                        format!("incompatible types when converting '{from}' to '{to}'"),
+                    );
                     return;
                 }
-                // Integer -> integer conversions where the canonical form already fits.
+                // Integer -> integer conversions where the canonical form already fits
+                // the target (all widening to 64 bits, small to int) emit nothing.
+                if a.is_int() && b.is_int() && conv_is_identity(a, b) {
+                    return;
+                }
                 self.emit(Instr::Conv(a, b));
             }
             (_, None) if *to == Ty::Void => {}
             _ => {
                 if from != to {
-                    self.err(span, format!("incompatible types when converting '{from}' to '{to}'"));
+                    self.err(
+                        span,
+                        format!("incompatible types when converting '{from}' to '{to}'"),
+                    );
                 }
             }
         }
@@ -1293,7 +1404,10 @@ impl Compiler {
                 self.emit(Instr::ToBool(sc.promote()));
             }
             Some(_) => {}
-            None => self.err(e.span, "used value that cannot be converted to a truth value"),
+            None => self.err(
+                e.span,
+                "used value that cannot be converted to a truth value",
+            ),
         }
     }
 
@@ -1386,6 +1500,21 @@ impl Compiler {
             }
             ExprKind::Cast { ty, expr } => {
                 let to = self.ty(ty, e.span);
+                // gcc folds a constant floating operand at compile time, saturating.
+                if let (Some(sc), Some(CVal::F(f))) = (to.sc(), self.const_eval(expr)) {
+                    if sc.is_int() && sc != Sc::Bool {
+                        let v = match sc {
+                            Sc::I8 | Sc::I16 | Sc::I32 => {
+                                super::vm::canon(sc, f as i32 as i64 as u64)
+                            }
+                            Sc::U8 | Sc::U16 | Sc::U32 => super::vm::canon(sc, f as u32 as u64),
+                            Sc::U64 => f as u64,
+                            _ => f as i64 as u64,
+                        };
+                        self.emit(Instr::Const(v));
+                        return to;
+                    }
+                }
                 let from = self.expr(expr);
                 if to == Ty::Void {
                     self.emit(Instr::Pop);
@@ -1405,7 +1534,11 @@ impl Compiler {
                 self.emit(Instr::Const(t.size()));
                 Ty::Scalar(Sc::U64)
             }
-            ExprKind::Call { callee, args, callee_span } => self.call(e, callee, *callee_span, args),
+            ExprKind::Call {
+                callee,
+                args,
+                callee_span,
+            } => self.call(e, callee, *callee_span, args),
             ExprKind::Index { .. } => {
                 let t = self.place(e);
                 self.load_place(t)
@@ -1463,6 +1596,12 @@ impl Compiler {
     /// Loads a place's value (arrays decay: the pointer stays).
     fn load_place(&mut self, p: Place) -> Ty {
         match p {
+            Place::Global(off, _, t) => {
+                if let Some(sc) = t.sc() {
+                    self.emit(Instr::LoadG(sc, off));
+                }
+                t
+            }
             Place::Slot(s, t) => {
                 self.emit(Instr::Slot(s));
                 t
@@ -1485,6 +1624,10 @@ impl Compiler {
             ExprKind::Ident(name) => match self.lookup(name) {
                 Some(Var::Slot(s, t)) => Place::Slot(s, t),
                 Some(Var::Global(p, t)) => {
+                    if t.sc().is_some() {
+                        let off = self.global_offset(p);
+                        return Place::Global(off, p, t);
+                    }
                     self.emit(Instr::Const(p));
                     Place::Mem(t)
                 }
@@ -1599,6 +1742,10 @@ impl Compiler {
                 }
                 match self.place(x) {
                     Place::Mem(t) => Ty::Ptr(Box::new(t)),
+                    Place::Global(_, p, t) => {
+                        self.emit(Instr::Const(p));
+                        Ty::Ptr(Box::new(t))
+                    }
                     Place::Slot(_, t) => {
                         self.err(x.span, "cannot take the address of this variable");
                         Ty::Ptr(Box::new(t))
@@ -1607,10 +1754,18 @@ impl Compiler {
             }
             UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec => {
                 let post = matches!(op, UnaryOp::PostInc | UnaryOp::PostDec);
-                let sign = if matches!(op, UnaryOp::PreInc | UnaryOp::PostInc) { 1 } else { -1 };
-                let p = self.place(x);
+                let sign = if matches!(op, UnaryOp::PreInc | UnaryOp::PostInc) {
+                    1
+                } else {
+                    -1
+                };
+                let mut p = self.place(x);
+                if let Place::Global(_, ptr, t) = p {
+                    self.emit(Instr::Const(ptr));
+                    p = Place::Mem(t);
+                }
                 let t = match &p {
-                    Place::Slot(_, t) | Place::Mem(t) => t.clone(),
+                    Place::Slot(_, t) | Place::Mem(t) | Place::Global(_, _, t) => t.clone(),
                 };
                 let delta = match &t {
                     Ty::Ptr(inner) => sign * inner.size() as i32,
@@ -1630,7 +1785,7 @@ impl Compiler {
                             post,
                         });
                     }
-                    Place::Mem(_) => {
+                    Place::Mem(_) | Place::Global(..) => {
                         self.emit(Instr::IncMem { sc, delta, post });
                     }
                 }
@@ -1676,7 +1831,10 @@ impl Compiler {
         };
         if matches!(b, Bop::Shl | Bop::Shr) {
             if ka.is_float() || kb.is_float() {
-                self.err(e.span, format!("invalid operands to binary {}", op.symbol()));
+                self.err(
+                    e.span,
+                    format!("invalid operands to binary {}", op.symbol()),
+                );
             }
             self.operand(l, &Ty::Scalar(ka.sc()));
             self.operand(r, &Ty::Scalar(Sc::I64));
@@ -1685,7 +1843,10 @@ impl Compiler {
         }
         let k = Ak::usual(ka, kb);
         if k.is_float() && matches!(b, Bop::Rem | Bop::And | Bop::Or | Bop::Xor) {
-            self.err(e.span, format!("invalid operands to binary {}", op.symbol()));
+            self.err(
+                e.span,
+                format!("invalid operands to binary {}", op.symbol()),
+            );
         }
         self.operand(l, &Ty::Scalar(k.sc()));
         self.operand(r, &Ty::Scalar(k.sc()));
@@ -1698,7 +1859,15 @@ impl Compiler {
         self.convert(&t, to, x.span);
     }
 
-    fn pointer_binary(&mut self, e: &Expr, op: BinaryOp, l: &Expr, r: &Expr, lt: &Ty, rt: &Ty) -> Ty {
+    fn pointer_binary(
+        &mut self,
+        e: &Expr,
+        op: BinaryOp,
+        l: &Expr,
+        r: &Expr,
+        lt: &Ty,
+        rt: &Ty,
+    ) -> Ty {
         let lp = matches!(lt, Ty::Ptr(_));
         let rp = matches!(rt, Ty::Ptr(_));
         if let Some(c) = cop(op) {
@@ -1734,7 +1903,10 @@ impl Compiler {
                 Ty::Scalar(Sc::I64)
             }
             _ => {
-                self.err(e.span, format!("invalid operands to binary {}", op.symbol()));
+                self.err(
+                    e.span,
+                    format!("invalid operands to binary {}", op.symbol()),
+                );
                 Ty::INT
             }
         }
@@ -1742,9 +1914,10 @@ impl Compiler {
 
     fn assign(&mut self, e: &Expr, op: Option<BinaryOp>, l: &Expr, r: &Expr, want: bool) -> Ty {
         let p = self.place(l);
-        let (t, slot) = match &p {
-            Place::Slot(s, t) => (t.clone(), Some(*s)),
-            Place::Mem(t) => (t.clone(), None),
+        let (t, slot, global) = match &p {
+            Place::Slot(s, t) => (t.clone(), Some(*s), None),
+            Place::Mem(t) => (t.clone(), None, None),
+            Place::Global(off, _, t) => (t.clone(), None, Some(*off)),
         };
         let Some(sc) = t.sc() else {
             self.err(l.span, "assignment to expression with array type");
@@ -1757,11 +1930,14 @@ impl Compiler {
             }
             Some(bop_) => {
                 // Load the current value.
-                match slot {
-                    Some(s) => {
+                match (slot, global) {
+                    (Some(s), _) => {
                         self.emit(Instr::Slot(s));
                     }
-                    None => {
+                    (None, Some(off)) => {
+                        self.emit(Instr::LoadG(sc, off));
+                    }
+                    (None, None) => {
                         self.emit(Instr::Dup);
                         self.emit(Instr::Load(sc));
                     }
@@ -1788,26 +1964,48 @@ impl Compiler {
                     } else {
                         Ak::usual(ka, kb)
                     };
-                    if k.is_float() && matches!(b, Bop::Rem | Bop::And | Bop::Or | Bop::Xor | Bop::Shl | Bop::Shr) {
-                        self.err(e.span, format!("invalid operands to binary {}", bop_.symbol()));
+                    if k.is_float()
+                        && matches!(
+                            b,
+                            Bop::Rem | Bop::And | Bop::Or | Bop::Xor | Bop::Shl | Bop::Shr
+                        )
+                    {
+                        self.err(
+                            e.span,
+                            format!("invalid operands to binary {}", bop_.symbol()),
+                        );
                     }
                     self.convert(&t, &Ty::Scalar(k.sc()), l.span);
-                    let rto = if matches!(b, Bop::Shl | Bop::Shr) { Sc::I64 } else { k.sc() };
+                    let rto = if matches!(b, Bop::Shl | Bop::Shr) {
+                        Sc::I64
+                    } else {
+                        k.sc()
+                    };
                     self.operand(r, &Ty::Scalar(rto));
                     self.emit(Instr::Bin(b, k));
                     self.convert(&Ty::Scalar(k.sc()), &t, e.span);
                 }
             }
         }
-        match slot {
-            Some(s) => {
+        match (slot, global) {
+            (Some(s), _) => {
                 if want {
                     self.emit(Instr::Dup);
                 }
                 self.emit(Instr::SetSlot(s));
             }
-            None => {
-                self.emit(if want { Instr::StoreKeep(sc) } else { Instr::Store(sc) });
+            (None, Some(off)) => {
+                if want {
+                    self.emit(Instr::Dup);
+                }
+                self.emit(Instr::StoreG(sc, off));
+            }
+            (None, None) => {
+                self.emit(if want {
+                    Instr::StoreKeep(sc)
+                } else {
+                    Instr::Store(sc)
+                });
             }
         }
         if !want {
@@ -1863,7 +2061,11 @@ impl Compiler {
                 e.span,
                 format!(
                     "too {} arguments to function '{name}'",
-                    if args.len() < sig.params.len() { "few" } else { "many" }
+                    if args.len() < sig.params.len() {
+                        "few"
+                    } else {
+                        "many"
+                    }
                 ),
             );
             return sig.ret;
@@ -1901,6 +2103,20 @@ impl Compiler {
     }
 }
 
+/// Whether converting canonical integer register values from `a` to `b` changes nothing.
+fn conv_is_identity(a: Sc, b: Sc) -> bool {
+    use Sc::*;
+    matches!(
+        (a, b),
+        (_, I64 | U64)
+            | (Bool, _)
+            | (I8, I16 | I32)
+            | (U8, I16 | U16 | I32 | U32)
+            | (I16, I32)
+            | (U16, I32 | U32)
+    )
+}
+
 fn collect_cases<'a>(s: &'a Stmt, out: &mut Vec<(NodeId, Option<&'a Expr>, Span)>) {
     match &s.kind {
         StmtKind::Case { value, body } => {
@@ -1924,4 +2140,89 @@ fn collect_cases<'a>(s: &'a Stmt, out: &mut Vec<(NodeId, Option<&'a Expr>, Span)
         | StmtKind::Label { body, .. } => collect_cases(body, out),
         _ => {}
     }
+}
+
+/// Fuses common instruction pairs and triples (constant operands, compare-and-branch,
+/// discarded increments) and remaps jump targets, function entries and expression starts.
+/// Never fuses across a jump target, so control flow is unchanged.
+fn peephole(c: &mut Compiled) {
+    let code = &mut c.code;
+    let ins = std::mem::take(&mut code.instrs);
+    let lines = std::mem::take(&mut code.lines);
+    let n = ins.len();
+    let mut target = vec![false; n + 1];
+    for i in &ins {
+        if let Instr::Jmp(t) | Instr::Jz(t) | Instr::Jnz(t) = *i {
+            if let Some(x) = target.get_mut(t as usize) {
+                *x = true;
+            }
+        }
+    }
+    for f in &code.funcs {
+        if let Some(x) = target.get_mut(f.entry as usize) {
+            *x = true;
+        }
+    }
+    let free = |k: usize| !target.get(k).copied().unwrap_or(true);
+    let mut map = vec![0u32; n + 1];
+    let mut out: Vec<Instr> = Vec::with_capacity(n);
+    let mut out_lines = Vec::with_capacity(n);
+    let mut i = 0;
+    while i < n {
+        map[i] = out.len() as u32;
+        let line = lines.get(i).copied().unwrap_or(0);
+        let a = ins[i];
+        let b = ins.get(i + 1).copied();
+        let c3 = ins.get(i + 2).copied();
+        let (fused, used) = match (a, b, c3) {
+            (Instr::Const(k), Some(Instr::Cmp(op, ak)), Some(Instr::Jz(t)))
+                if free(i + 1) && free(i + 2) =>
+            {
+                (Instr::CmpCJz(op, ak, t, k), 3)
+            }
+            (Instr::Cmp(op, ak), Some(Instr::Jz(t)), _) if free(i + 1) => {
+                (Instr::CmpJz(op, ak, t), 2)
+            }
+            (Instr::Const(k), Some(Instr::Cmp(op, ak)), _) if free(i + 1) => {
+                (Instr::CmpC(op, ak, k), 2)
+            }
+            (Instr::Const(k), Some(Instr::Bin(op, ak)), _) if free(i + 1) => {
+                (Instr::BinC(op, ak, k), 2)
+            }
+            (
+                Instr::IncSlot {
+                    slot, sc, delta, ..
+                },
+                Some(Instr::Pop),
+                _,
+            ) if free(i + 1) => (Instr::IncSlotDrop { slot, sc, delta }, 2),
+            _ => (a, 1),
+        };
+        for k in 1..used {
+            map[i + k] = out.len() as u32;
+        }
+        out.push(fused);
+        out_lines.push(line);
+        i += used;
+    }
+    map[n] = out.len() as u32;
+    let m = |t: u32| map.get(t as usize).copied().unwrap_or(t);
+    for x in &mut out {
+        *x = match *x {
+            Instr::Jmp(t) => Instr::Jmp(m(t)),
+            Instr::Jz(t) => Instr::Jz(m(t)),
+            Instr::Jnz(t) => Instr::Jnz(m(t)),
+            Instr::CmpJz(op, k, t) => Instr::CmpJz(op, k, m(t)),
+            Instr::CmpCJz(op, k, t, v) => Instr::CmpCJz(op, k, m(t), v),
+            other => other,
+        };
+    }
+    for f in &mut code.funcs {
+        f.entry = m(f.entry);
+    }
+    for v in c.expr_at.values_mut() {
+        *v = m(*v);
+    }
+    code.instrs = out;
+    code.lines = out_lines;
 }

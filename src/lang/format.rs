@@ -13,11 +13,20 @@
 //!   expect; glibc would read `I` as a flag and `64` as a width.
 //! - positional arguments (`%1$d`), `%n`, `%m`, wide `%C`/`%S`/`%ls` are reported as
 //!   [`FormatError::Unsupported`].
-//! - `%Lf` (long double) is formatted from the double argument.
+//! - `%Lf` (long double) is formatted from the double argument (same digits when the value is
+//!   a double, which is all the interpreter has).
+//! - `%s` with an invalid pointer is [`FormatError::BadString`]; [`PrintfArgs::next_str`] cannot
+//!   tell NULL apart, so glibc's `(null)` is not produced.
+//! - After an unknown conversion (`%y`) glibc re-runs the rest of the format in its positional
+//!   mode, which reads `%qd` as an int and pads `%-0*f` with zeros on the right; we keep the
+//!   normal rules there (echoing the unknown conversion itself is exact).
+//!
+//! Everything else is checked byte for byte against gcc + glibc by `tests/format_gcc.rs`.
 
 use std::fmt::Write as _;
 
-/// Largest accepted field width or precision (printf and scanf); larger is [`FormatError::TooWide`].
+/// Largest accepted printf field width or precision; larger is [`FormatError::TooWide`].
+/// (scanf widths need no cap: they only bound how much of the finite input is read.)
 pub const MAX_FIELD: usize = 4096;
 
 /// Why a format could not be carried out.
@@ -552,7 +561,12 @@ fn format_float(s: &PSpec, x: f64, out: &mut Vec<u8>) {
             } else {
                 decimal_exponent(a, p - 1)
             };
-            if x_exp < p as i64 && x_exp >= -4 {
+            if s.flags.hash && x_exp == p as i64 && format!("{:.0}", a.floor()).len() == p {
+                // glibc quirk: when rounding carries a P-digit integer part to P+1 digits
+                // (`%#g` of 999999.5), glibc switches to %e but keeps the 0 fraction digits
+                // of the %f form it had chosen: "1.e+06", not "1.00000e+06".
+                expo(&mut body, a, 0, true, upper);
+            } else if x_exp < p as i64 && x_exp >= -4 {
                 let fp = (p as i64 - 1 - x_exp) as usize;
                 fixed(&mut body, a, fp, s.flags.hash);
             } else {
@@ -1758,5 +1772,29 @@ mod tests {
         assert_eq!(inp.gets(), None);
         assert_eq!(inp.fgets(5), None);
         assert_eq!(inp.getchar(), None);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn printf_never_panics(fmt in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..40),
+                               ints in proptest::collection::vec(proptest::prelude::any::<u64>(), 0..6),
+                               bits in proptest::collection::vec(proptest::prelude::any::<u64>(), 0..6)) {
+            let mut a = VecArgs::new(ints, bits.into_iter().map(f64::from_bits).collect(), vec![b"s".to_vec()]);
+            let mut out = Vec::new();
+            if let Ok(n) = printf(&fmt, &mut a, &mut out) {
+                proptest::prop_assert_eq!(n, out.len());
+            }
+            proptest::prop_assert!(out.len() <= fmt.len() * (MAX_FIELD + 400) + 64);
+        }
+
+        #[test]
+        fn scanf_never_panics(fmt in "[%*0-9a-z\\[\\]^ .+-]{0,12}", input in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..40)) {
+            let mut inp = Input::new(input.clone());
+            let r = scanf::<FormatError>(fmt.as_bytes(), &mut inp, &mut |_, _| Ok(()));
+            if let Ok(r) = r {
+                proptest::prop_assert!(r >= -1);
+            }
+            proptest::prop_assert!(inp.position() <= input.len());
+        }
     }
 }

@@ -383,6 +383,7 @@ pub fn lex(src: &str) -> (Vec<Token>, Vec<Diagnostic>) {
         }
 
         let (start, line, col) = (c.pos, c.line, c.col);
+        let mut recovered = None;
         let kind = if b.is_ascii_alphabetic() || b == b'_' || b == b'$' {
             let mut s = String::new();
             loop {
@@ -408,7 +409,15 @@ pub fn lex(src: &str) -> (Vec<Token>, Vec<Diagnostic>) {
                             TokKind::Str(text)
                         }
                     }
-                    Err(msg) => TokKind::Invalid(msg),
+                    Err((msg, text)) => {
+                        let text = format!("{s}{text}");
+                        recovered = Some(if q == b'\'' {
+                            TokKind::Char(text)
+                        } else {
+                            TokKind::Str(text)
+                        });
+                        TokKind::Invalid(msg)
+                    }
                 }
             } else {
                 TokKind::Ident(s)
@@ -443,7 +452,14 @@ pub fn lex(src: &str) -> (Vec<Token>, Vec<Diagnostic>) {
                         TokKind::Str(text)
                     }
                 }
-                Err(msg) => TokKind::Invalid(msg),
+                Err((msg, text)) => {
+                    recovered = Some(if b == b'\'' {
+                        TokKind::Char(text)
+                    } else {
+                        TokKind::Str(text)
+                    });
+                    TokKind::Invalid(msg)
+                }
             }
         } else if let Some((text, p)) = PUNCTS
             .iter()
@@ -466,12 +482,13 @@ pub fn lex(src: &str) -> (Vec<Token>, Vec<Diagnostic>) {
             };
             TokKind::Invalid(shown)
         };
-        toks.push(Token::new(
-            kind,
-            c.span_from(start, line, col),
-            line_start,
-            space,
-        ));
+        let span = c.span_from(start, line, col);
+        toks.push(Token::new(kind, span, line_start, space));
+        if let Some(kind) = recovered {
+            // An unterminated literal is reported (the `Invalid` token) and then read as
+            // if it ended at the end of the line, so parsing goes on normally.
+            toks.push(Token::new(kind, span, false, false));
+        }
         line_start = false;
         space = false;
     }
@@ -481,20 +498,23 @@ pub fn lex(src: &str) -> (Vec<Token>, Vec<Diagnostic>) {
 }
 
 /// Lexes a quoted literal starting at the quote `q`; returns its spelling (with quotes,
-/// continuations removed) or an error message if unterminated (the cursor then stops
-/// at the end of the line).
-fn lex_quoted(c: &mut Cursor<'_>, q: u8) -> Result<String, String> {
+/// continuations removed), or if unterminated an error message and the spelling closed
+/// at the end of the line (where the cursor stops).
+fn lex_quoted(c: &mut Cursor<'_>, q: u8) -> Result<String, (String, String)> {
     let mut bytes = vec![q];
     c.bump();
     loop {
         c.skip_continuations();
         let b = c.peek(0);
         if c.at_end() || b == b'\n' {
-            return Err(if q == b'\'' {
-                "missing terminating ' character".to_string()
+            let msg = if q == b'\'' {
+                "missing terminating ' character"
             } else {
-                "missing terminating \" character".to_string()
-            });
+                "missing terminating \" character"
+            };
+            bytes.push(q);
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            return Err((msg.to_string(), text));
         }
         if b == b'\\' {
             bytes.push(b);
@@ -566,7 +586,9 @@ mod tests {
         assert_eq!(t.len(), 1);
         let (t, _) = lex("\"abc\nx");
         assert!(matches!(t[0].kind, TokKind::Invalid(_)));
-        assert_eq!(t[1].ident(), Some("x"));
+        // Recovered as if closed at the end of the line.
+        assert_eq!(t[1].kind, TokKind::Str("\"abc\"".into()));
+        assert_eq!(t[2].ident(), Some("x"));
         let (t, _) = lex("é @");
         assert!(matches!(t[0].kind, TokKind::Invalid(_)));
         assert_eq!(t[1].span.col, 3);

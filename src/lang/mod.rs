@@ -20,7 +20,10 @@
 //! - `INT_MIN / -1` and `INT_MIN % -1` are the runtime error "integer overflow" (gcc: SIGFPE);
 //! - out-of-range double -> int conversion gives 0x80000000 (x86 "integer indefinite");
 //! - every array/pointer access is bounds-checked against its object (whole object, so a
-//!   2-D row overflow into the next row is allowed as in C); violations are runtime errors;
+//!   2-D row overflow into the next row is allowed as in C); violations are runtime errors,
+//!   except small overruns into the object's padding ([`Limits::bounds_slack`]);
+//! - a non-void function other than `main` that falls off its end returns the value of the
+//!   last call that returned (gcc's eax in the usual `f(n);` recursion slip), else 0;
 //! - math functions call the platform libm (glibc natively; the wasm build uses Rust's
 //!   libm port, which may differ in the last ulp for `pow`, `exp`, `log`...);
 //! - `printf`'s `%I64d` is read as `%lld` (the Codeforces programs' intent).
@@ -56,7 +59,9 @@ pub struct CompileError {
 impl CompileError {
     /// Whether any error reports a feature fixloop does not support (vs. an invalid program).
     pub fn is_unsupported(&self) -> bool {
-        self.diagnostics.iter().any(|d| d.is_error() && d.is_unsupported())
+        self.diagnostics
+            .iter()
+            .any(|d| d.is_error() && d.is_unsupported())
     }
     /// The first error's message (for one-line reports).
     pub fn first_error(&self) -> String {
@@ -189,6 +194,11 @@ pub struct Limits {
     pub output_bytes: usize,
     /// Record which statements ran ([`Execution::coverage`]). Default false.
     pub record_coverage: bool,
+    /// Accesses up to this many bytes before or after an object (at most 64) hit padding
+    /// instead of failing, as small overruns do in gcc-built programs (e.g. the NUL of
+    /// `gets` into a full buffer, reading `a[n]`). 0 makes every out-of-bounds access a
+    /// runtime error. Default 64.
+    pub bounds_slack: u32,
 }
 
 impl Default for Limits {
@@ -199,6 +209,7 @@ impl Default for Limits {
             call_depth: 100_000,
             output_bytes: 1 << 20,
             record_coverage: false,
+            bounds_slack: 64,
         }
     }
 }
@@ -298,9 +309,12 @@ pub fn compile(source: &str) -> Result<Program, CompileError> {
             diagnostics: std::mem::take(diags),
         })
     };
-    let (shape, entry, entry_params, entry_ret) = if let Some(&m) = compiled.func_index.get("main") {
+    let (shape, entry, entry_params, entry_ret) = if let Some(&m) = compiled.func_index.get("main")
+    {
         let sig = compiled.signatures.iter().find(|s| s.0 == "main");
-        let params = sig.map(|s| s.1.iter().map(|p| p.1.clone()).collect()).unwrap_or_default();
+        let params = sig
+            .map(|s| s.1.iter().map(|p| p.1.clone()).collect())
+            .unwrap_or_default();
         (Shape::Main, m, params, Ty::INT)
     } else {
         let kind = |t: &Ty| match t {
@@ -339,7 +353,12 @@ pub fn compile(source: &str) -> Result<Program, CompileError> {
                 .collect(),
             ret: kind(&sig.2).unwrap_or(NumKind::Int),
         };
-        (shape, idx, sig.1.iter().map(|p| p.1.clone()).collect(), sig.2.clone())
+        (
+            shape,
+            idx,
+            sig.1.iter().map(|p| p.1.clone()).collect(),
+            sig.2.clone(),
+        )
     };
     Ok(Program {
         inner: Arc::new(Inner {
@@ -483,7 +502,11 @@ impl Program {
 }
 
 fn stdin_line(nums: &[Num]) -> String {
-    let mut s = nums.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(" ");
+    let mut s = nums
+        .iter()
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
     s.push('\n');
     s
 }

@@ -61,7 +61,8 @@ pub fn parse_with(source: &str, limits: ParseLimits) -> (TranslationUnit, Vec<Di
     };
     renumber(&mut tu);
     let mut diags = p.diags;
-    diags.sort_by_key(|d| (d.span.start, d.span.end));
+    // In source order; "too many errors" stays last.
+    diags.sort_by_key(|d| (d.message == TOO_MANY, d.span.start, d.span.end));
     (tu, diags)
 }
 
@@ -76,185 +77,37 @@ pub fn parse_expr(source: &str) -> (Option<Expr>, Vec<Diagnostic>) {
         p.error_here("expected end of expression");
     }
     let mut e = e;
-    let mut next = 0;
-    number_expr(&mut e, &mut next);
+    renumber_expr(&mut e);
     let ok = !p.diags.iter().any(Diagnostic::is_error);
     (ok.then_some(e), p.diags)
 }
 
-/// Re-assigns dense pre-order ids to every node of `tu` and sets `node_count`. The
-/// parser calls it; call it again after editing a tree.
-pub fn renumber(tu: &mut TranslationUnit) {
-    let mut next = 0;
-    for item in &mut tu.items {
-        match item {
-            Item::Function(f) => {
-                f.id = bump(&mut next);
-                number_type(&mut f.ret, &mut next);
-                for p in &mut f.params {
-                    number_param(p, &mut next);
-                }
-                number_block(&mut f.body, &mut next);
-            }
-            Item::Decl(d) => number_decl(d, &mut next),
-        }
-    }
-    tu.node_count = next;
-}
-
-fn bump(next: &mut u32) -> u32 {
-    let id = *next;
-    *next += 1;
-    id
-}
-
-fn number_param(p: &mut Param, next: &mut u32) {
-    p.id = bump(next);
-    number_type(&mut p.ty, next);
-}
-
-fn number_type(t: &mut Type, next: &mut u32) {
-    match t {
-        Type::Scalar(_) => {}
-        Type::Pointer(inner) => number_type(inner, next),
-        Type::Array { elem, size } => {
-            if let Some(s) = size {
-                number_expr(s, next);
-            }
-            number_type(elem, next);
-        }
-        Type::Function { ret, params, .. } => {
-            number_type(ret, next);
-            for p in params {
-                number_param(p, next);
-            }
-        }
+/// Number of derivations (pointer, array, function) above the base scalar; iterative.
+fn type_depth(t: &Type) -> usize {
+    let mut d = 0;
+    let mut t = t;
+    loop {
+        t = match t {
+            Type::Scalar(_) => return d,
+            Type::Pointer(inner) => inner,
+            Type::Array { elem, .. } => elem,
+            Type::Function { ret, .. } => ret,
+        };
+        d += 1;
     }
 }
 
-fn number_decl(d: &mut Declaration, next: &mut u32) {
-    d.id = bump(next);
-    for c in &mut d.enum_consts {
-        if let Some(v) = &mut c.value {
-            number_expr(v, next);
-        }
-    }
-    for dl in &mut d.declarators {
-        dl.id = bump(next);
-        number_type(&mut dl.ty, next);
-        if let Some(init) = &mut dl.init {
-            number_init(init, next);
-        }
+/// "before 'x'" for a token, "at end of input" for the end.
+fn before_tok(t: &Token) -> String {
+    if t.kind == TokKind::Eof {
+        "at end of input".to_string()
+    } else {
+        format!("before '{}'", t.text())
     }
 }
 
-fn number_init(i: &mut Initializer, next: &mut u32) {
-    match i {
-        Initializer::Expr(e) => number_expr(e, next),
-        Initializer::List { items, .. } => {
-            for it in items {
-                number_init(it, next);
-            }
-        }
-    }
-}
-
-fn number_block(b: &mut Block, next: &mut u32) {
-    b.id = bump(next);
-    for s in &mut b.stmts {
-        number_stmt(s, next);
-    }
-}
-
-fn number_stmt(s: &mut Stmt, next: &mut u32) {
-    s.id = bump(next);
-    match &mut s.kind {
-        StmtKind::Expr(e) => number_expr(e, next),
-        StmtKind::Decl(d) => number_decl(d, next),
-        StmtKind::Block(b) => number_block(b, next),
-        StmtKind::Empty
-        | StmtKind::Goto(_)
-        | StmtKind::Break
-        | StmtKind::Continue
-        | StmtKind::Return(None) => {}
-        StmtKind::Return(Some(e)) => number_expr(e, next),
-        StmtKind::If { cond, then, els } => {
-            number_expr(cond, next);
-            number_stmt(then, next);
-            if let Some(e) = els {
-                number_stmt(e, next);
-            }
-        }
-        StmtKind::While { cond, body } | StmtKind::Switch { cond, body } => {
-            number_expr(cond, next);
-            number_stmt(body, next);
-        }
-        StmtKind::DoWhile { body, cond } => {
-            number_stmt(body, next);
-            number_expr(cond, next);
-        }
-        StmtKind::For {
-            init,
-            cond,
-            step,
-            body,
-        } => {
-            if let Some(i) = init {
-                number_stmt(i, next);
-            }
-            if let Some(c) = cond {
-                number_expr(c, next);
-            }
-            if let Some(s) = step {
-                number_expr(s, next);
-            }
-            number_stmt(body, next);
-        }
-        StmtKind::Case { value, body } => {
-            number_expr(value, next);
-            number_stmt(body, next);
-        }
-        StmtKind::Default { body } | StmtKind::Label { body, .. } => number_stmt(body, next),
-    }
-}
-
-fn number_expr(e: &mut Expr, next: &mut u32) {
-    e.id = bump(next);
-    match &mut e.kind {
-        ExprKind::IntLit { .. }
-        | ExprKind::FloatLit { .. }
-        | ExprKind::CharLit(_)
-        | ExprKind::StringLit(_)
-        | ExprKind::Ident(_) => {}
-        ExprKind::Unary { operand, .. } => number_expr(operand, next),
-        ExprKind::Binary { lhs, rhs, .. }
-        | ExprKind::Assign { lhs, rhs, .. }
-        | ExprKind::Comma { lhs, rhs } => {
-            number_expr(lhs, next);
-            number_expr(rhs, next);
-        }
-        ExprKind::Conditional { cond, then, els } => {
-            number_expr(cond, next);
-            number_expr(then, next);
-            number_expr(els, next);
-        }
-        ExprKind::Cast { ty, expr } => {
-            number_type(ty, next);
-            number_expr(expr, next);
-        }
-        ExprKind::SizeofType(ty) => number_type(ty, next),
-        ExprKind::SizeofExpr(inner) => number_expr(inner, next),
-        ExprKind::Call { args, .. } => {
-            for a in args {
-                number_expr(a, next);
-            }
-        }
-        ExprKind::Index { base, index } => {
-            number_expr(base, next);
-            number_expr(index, next);
-        }
-    }
-}
+/// The message of the diagnostic that ends a run with too many errors.
+const TOO_MANY: &str = "too many errors; stopping";
 
 /// C keywords (never identifiers).
 const KEYWORDS: &[&str] = &[
@@ -574,8 +427,7 @@ impl<'a> Parser<'a> {
             self.errors += 1;
             if self.errors > self.limits.max_errors {
                 self.gave_up = true;
-                self.diags
-                    .push(Diagnostic::error(d.span, "too many errors; stopping"));
+                self.diags.push(Diagnostic::error(d.span, TOO_MANY));
                 return;
             }
         }
@@ -617,6 +469,21 @@ impl<'a> Parser<'a> {
         };
         self.error_at(span, msg);
         false
+    }
+
+    /// Expects the `;` ending a statement or declaration. When it is missing and the
+    /// next token starts a new line, the `;` was most likely just forgotten: parsing goes
+    /// on from that token; otherwise the rest of the statement is skipped.
+    fn end_stmt(&mut self, context: &str) {
+        if self.expect(Punct::Semi, context) {
+            return;
+        }
+        let prev_line = self.pos.checked_sub(1).map(|k| self.toks[k].span.line);
+        let t = self.peek();
+        let new_line = prev_line.is_some_and(|l| t.span.line > l);
+        if !new_line || t.is_punct(Punct::Semi) {
+            self.skip_to_stmt_end();
+        }
     }
 
     /// Enters one nesting level; false (with one diagnostic) when too deep.
@@ -668,7 +535,8 @@ impl<'a> Parser<'a> {
                 TokKind::Punct(Punct::LBrace | Punct::LParen | Punct::LBracket) => depth += 1,
                 TokKind::Punct(Punct::RBrace) if depth == 0 => return,
                 TokKind::Punct(Punct::RBrace | Punct::RParen | Punct::RBracket) => {
-                    depth -= 1;
+                    // A stray `)` or `]` at depth 0 is skipped like any other token.
+                    depth = depth.saturating_sub(1);
                     if depth == 0 && self.is(Punct::RBrace) {
                         self.advance();
                         // A `}` that closes a block we skipped into ends a statement.
@@ -695,10 +563,7 @@ impl<'a> Parser<'a> {
             }
             self.recover_from_depth();
             if self.pos == before {
-                self.error_here(format!(
-                    "expected declaration before '{}'",
-                    self.peek().text()
-                ));
+                self.error_here(format!("expected declaration {}", before_tok(self.peek())));
                 self.advance();
             }
         }
@@ -720,10 +585,7 @@ impl<'a> Parser<'a> {
                         enum_consts: Vec::new(),
                     }
                 } else {
-                    self.error_here(format!(
-                        "expected declaration before '{}'",
-                        self.peek().text()
-                    ));
+                    self.error_here(format!("expected declaration {}", before_tok(self.peek())));
                     self.skip_to_stmt_end();
                     return None;
                 }
@@ -855,8 +717,8 @@ impl<'a> Parser<'a> {
             name = n;
             ty = t;
         }
-        if !self.too_deep && !self.expect(Punct::Semi, "after declaration") {
-            self.skip_to_stmt_end();
+        if !self.too_deep {
+            self.end_stmt("after declaration");
         }
         Declaration {
             id: 0,
@@ -989,16 +851,37 @@ impl<'a> Parser<'a> {
             return None;
         }
         let span = self.span_from(start);
-        let kinds = [void, char_, short + int64, float, double, bool_]
-            .iter()
-            .filter(|&&n| n > 0)
-            .count()
+        // One base keyword at most (`int`, `char`, `double`, ..., a typedef name or a
+        // struct/enum); `short`/`long` only with `int` (or `long double`);
+        // `signed`/`unsigned` only with integer types.
+        let bases = void
+            + char_
+            + int
+            + float
+            + double
+            + bool_
+            + int64
             + usize::from(other)
             + usize::from(typedef_ty.is_some());
-        let conflicting = kinds > 1 && !(short > 0 && int > 0 && kinds == 1)
-            || (double > 0 && long > 1)
-            || (long > 0 && (char_ + short + float + void + bool_ + int64) > 0)
-            || (signed > 0 && unsigned > 0);
+        let non_int_base = void
+            + char_
+            + float
+            + bool_
+            + int64
+            + usize::from(other)
+            + usize::from(typedef_ty.is_some());
+        let conflicting = bases > 1
+            || (short > 0 && (long > 0 || non_int_base + double > 0 || short > 1))
+            || (long > 0 && (non_int_base > 0 || (double > 0 && long > 1)))
+            || (signed + unsigned > 0
+                && (float
+                    + double
+                    + void
+                    + bool_
+                    + usize::from(other)
+                    + usize::from(typedef_ty.is_some())
+                    > 0
+                    || (signed > 0 && unsigned > 0)));
         if conflicting {
             self.error_at(span, "two or more data types in declaration specifiers");
         }
@@ -1144,8 +1027,37 @@ impl<'a> Parser<'a> {
         base: Type,
         abstract_ok: bool,
     ) -> (Option<(String, Span)>, Type) {
+        // Types are trees too: bound their depth (pointer levels, dimensions, typedef
+        // chains) like any other nesting, so dropping or printing them cannot overflow.
+        if type_depth(&base) + self.depth > self.limits.max_depth {
+            let span = self.peek().span;
+            self.error_at(span, "type too complex (nested too deeply)");
+            self.too_deep = true;
+            return (None, Type::INT);
+        }
+        let mut levels = 0;
+        let r = self.declarator_levels(base, abstract_ok, &mut levels);
+        for _ in 0..levels {
+            self.leave();
+        }
+        r
+    }
+
+    /// The body of [`Parser::declarator_inner`]; every pointer level and suffix enters
+    /// one nesting level (counted in `levels` for the caller to leave).
+    fn declarator_levels(
+        &mut self,
+        base: Type,
+        abstract_ok: bool,
+        levels: &mut usize,
+    ) -> (Option<(String, Span)>, Type) {
         let mut t = base;
-        while self.eat(Punct::Star) {
+        while self.is(Punct::Star) {
+            if !self.enter() {
+                return (None, t);
+            }
+            *levels += 1;
+            self.advance();
             t = Type::Pointer(Box::new(t));
             while self.eat_kw("const")
                 || self.eat_kw("volatile")
@@ -1189,11 +1101,15 @@ impl<'a> Parser<'a> {
             name = Some((n.to_string(), self.peek().span));
             self.advance();
         } else if !abstract_ok {
-            let msg = format!("expected identifier or '(' before '{}'", self.peek().text());
+            let msg = format!("expected identifier or '(' {}", before_tok(self.peek()));
             self.error_here(msg);
         }
         let mut suffixes = Vec::new();
         loop {
+            if (self.is(Punct::LBracket) || self.is(Punct::LParen)) && !self.enter() {
+                break;
+            }
+            *levels += 1;
             if self.eat(Punct::LBracket) {
                 let size = if self.is(Punct::RBracket) {
                     None
@@ -1207,6 +1123,7 @@ impl<'a> Parser<'a> {
                 let (params, variadic, unspecified) = self.params();
                 suffixes.push(Suffix::Function(params, variadic, unspecified));
             } else {
+                *levels -= 1;
                 break;
             }
             if self.too_deep {
@@ -1276,8 +1193,8 @@ impl<'a> Parser<'a> {
                         }
                     } else {
                         self.error_here(format!(
-                            "expected parameter declaration before '{}'",
-                            self.peek().text()
+                            "expected parameter declaration {}",
+                            before_tok(self.peek())
                         ));
                         break;
                     }
@@ -1391,10 +1308,7 @@ impl<'a> Parser<'a> {
                 stmts.push(s);
             }
             if self.pos == before {
-                self.error_here(format!(
-                    "expected statement before '{}'",
-                    self.peek().text()
-                ));
+                self.error_here(format!("expected statement {}", before_tok(self.peek())));
                 self.advance();
             }
         }
@@ -1484,9 +1398,7 @@ impl<'a> Parser<'a> {
                     self.error_at(span, "expected 'while' in do/while loop");
                 }
                 let cond = self.paren_cond("while");
-                if !self.expect(Punct::Semi, "after do/while statement") {
-                    self.skip_to_stmt_end();
-                }
+                self.end_stmt("after do/while statement");
                 StmtKind::DoWhile { body, cond }
             }
             "for" => {
@@ -1523,9 +1435,7 @@ impl<'a> Parser<'a> {
             }
             "break" | "continue" => {
                 self.advance();
-                if !self.expect(Punct::Semi, &format!("after '{word}'")) {
-                    self.skip_to_stmt_end();
-                }
+                self.end_stmt(&format!("after '{word}'"));
                 if word == "break" {
                     StmtKind::Break
                 } else {
@@ -1539,9 +1449,7 @@ impl<'a> Parser<'a> {
                 } else {
                     Some(self.expr())
                 };
-                if !self.expect(Punct::Semi, "after return statement") {
-                    self.skip_to_stmt_end();
-                }
+                self.end_stmt("after return statement");
                 StmtKind::Return(value)
             }
             "goto" => {
@@ -1557,9 +1465,7 @@ impl<'a> Parser<'a> {
                         String::new()
                     }
                 };
-                if !self.expect(Punct::Semi, "after goto statement") {
-                    self.skip_to_stmt_end();
-                }
+                self.end_stmt("after goto statement");
                 StmtKind::Goto(label)
             }
             "else" => {
@@ -1583,8 +1489,8 @@ impl<'a> Parser<'a> {
             }
             _ => {
                 let e = self.expr();
-                if !self.too_deep && !self.expect(Punct::Semi, "after expression") {
-                    self.skip_to_stmt_end();
+                if !self.too_deep {
+                    self.end_stmt("after expression");
                 }
                 StmtKind::Expr(e)
             }
@@ -1616,7 +1522,11 @@ impl<'a> Parser<'a> {
         let (name, ty) = self.declarator(specs.ty.clone(), false);
         if matches!(ty, Type::Function { .. }) && self.is(Punct::LBrace) {
             let span = self.peek().span;
-            self.unsupported(span, "nested function definitions");
+            // GNU C nested functions are rare; a missing `}` is the usual cause.
+            self.error_at(
+                span,
+                "function definition inside a function (missing '}' before it?)",
+            );
             self.skip_balanced();
             return None;
         }
@@ -2095,7 +2005,7 @@ impl<'a> Parser<'a> {
                 e
             }
             _ => {
-                let msg = format!("expected expression before '{}'", t.text());
+                let msg = format!("expected expression {}", before_tok(&t));
                 self.error_at(t.span, msg);
                 // Consume the token unless it can end or continue an enclosing construct.
                 let keep = matches!(
@@ -2561,5 +2471,221 @@ mod tests {
         let (e, d) = parse_expr("\"ab\" \"cd\"");
         assert!(d.is_empty());
         assert_eq!(e.unwrap().kind, ExprKind::StringLit(b"abcd".to_vec()));
+    }
+
+    /// Parses a program that must have no diagnostics.
+    fn program(src: &str) -> TranslationUnit {
+        let (tu, d) = parse(src);
+        assert!(d.is_empty(), "{src}: {d:?}");
+        tu
+    }
+
+    fn global_types(src: &str) -> Vec<String> {
+        program(src)
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Decl(d) => Some(d),
+                Item::Function(_) => None,
+            })
+            .flat_map(|d| d.declarators.iter().map(|dl| type_to_c(&dl.ty, &dl.name)))
+            .collect()
+    }
+
+    #[test]
+    fn declarators_and_typedefs() {
+        assert_eq!(
+            global_types("int a, b[10], *c = 0, **d, *e[3], (*f)[4], g[2][3];"),
+            [
+                "int a",
+                "int b[10]",
+                "int *c",
+                "int **d",
+                "int *e[3]",
+                "int (*f)[4]",
+                "int g[2][3]"
+            ]
+        );
+        assert_eq!(
+            global_types("typedef long long ll; typedef unsigned long long ull; ll x; ull y[2]; typedef int row[4]; row m[3];"),
+            ["long long ll", "unsigned long long ull", "long long x", "unsigned long long y[2]", "int row[4]", "int m[3][4]"]
+        );
+        assert_eq!(
+            global_types("long int a; int long b; unsigned c; signed char d; long double e; short unsigned int f; unsigned __int64 g; __int64 h; _Bool i; const static int j = 1; int64_t k;"),
+            [
+                "long a", "long b", "unsigned int c", "signed char d", "long double e", "unsigned short f",
+                "unsigned long long g", "long long h", "_Bool i", "int j", "long k"
+            ]
+        );
+        assert_eq!(
+            global_types("int f(int a[], int m[][10], char *argv[]); double g(void); int h(); int v(const char *fmt, ...);"),
+            [
+                "int f(int a[], int m[][10], char *argv[])",
+                "double g(void)",
+                "int h()",
+                "int v(const char *fmt, ...)"
+            ]
+        );
+        let a = program("int a[2][3];");
+        let Item::Decl(d) = &a.items[0] else { panic!() };
+        assert_eq!(d.declarators[0].ty.array_dims().len(), 2);
+        assert_eq!(d.declarators[0].ty.base(), ScalarType::Int);
+        let p = program("char **argv[];");
+        let Item::Decl(d) = &p.items[0] else { panic!() };
+        assert_eq!(d.declarators[0].ty.pointer_levels(), 2);
+        // A local variable may shadow a typedef name.
+        program("typedef int T; int main(void) { T T = 1; int x = T + 1; return x; }");
+        // Enumeration constants.
+        let e = program("enum { N = 1010, M };\nint a[N];");
+        let Item::Decl(d) = &e.items[0] else { panic!() };
+        assert_eq!(d.enum_consts.len(), 2);
+        assert_eq!(d.enum_consts[1].name, "M");
+    }
+
+    #[test]
+    fn functions_and_statements() {
+        let tu = program(
+            "#include <stdio.h>\nmain() { int i, s = 0; for (int k = 0; k < 3; k++) s += k; \
+             do { s--; } while (s > 0); switch (s) { case 1: case 2: s = 3; break; default: ; } \
+             if (s) goto out; else s = 1; out: return s; }",
+        );
+        let Item::Function(f) = &tu.items[0] else {
+            panic!()
+        };
+        assert_eq!(f.name, "main");
+        assert!(f.unspecified_params);
+        assert_eq!(f.ret, Type::INT);
+        let kinds: Vec<&str> = f
+            .body
+            .stmts
+            .iter()
+            .map(|s| match &s.kind {
+                StmtKind::Decl(_) => "decl",
+                StmtKind::For { .. } => "for",
+                StmtKind::DoWhile { .. } => "do",
+                StmtKind::Switch { .. } => "switch",
+                StmtKind::If { .. } => "if",
+                StmtKind::Label { .. } => "label",
+                _ => "other",
+            })
+            .collect();
+        assert_eq!(kinds, ["decl", "for", "do", "switch", "if", "label"]);
+        let StmtKind::Switch { body, .. } = &f.body.stmts[3].kind else {
+            panic!()
+        };
+        let StmtKind::Block(b) = &body.kind else {
+            panic!()
+        };
+        // `case 1: case 2: s = 3;` nests; `break;` is a sibling.
+        assert!(
+            matches!(&b.stmts[0].kind, StmtKind::Case { body, .. } if matches!(body.kind, StmtKind::Case { .. }))
+        );
+        assert!(matches!(b.stmts[1].kind, StmtKind::Break));
+        assert!(matches!(b.stmts[2].kind, StmtKind::Default { .. }));
+    }
+
+    #[test]
+    fn spans_point_at_the_source() {
+        let src = "int main(void) {\n    int x = 3;\n    x = x * (2 + 1);\n    return x;\n}\n";
+        let tu = program(src);
+        let Item::Function(f) = &tu.items[0] else {
+            panic!()
+        };
+        let texts: Vec<&str> = f.body.stmts.iter().map(|s| &src[s.span.range()]).collect();
+        assert_eq!(texts, ["int x = 3;", "x = x * (2 + 1);", "return x;"]);
+        let s = &f.body.stmts[1];
+        assert_eq!((s.span.line, s.span.col), (3, 5));
+        let StmtKind::Expr(e) = &s.kind else { panic!() };
+        let ExprKind::Assign { rhs, .. } = &e.kind else {
+            panic!()
+        };
+        assert_eq!(&src[rhs.span.range()], "x * (2 + 1)");
+        let ExprKind::Binary { rhs: paren, .. } = &rhs.kind else {
+            panic!()
+        };
+        assert_eq!(&src[paren.span.range()], "(2 + 1)");
+        assert_eq!(&src[f.body.span.range()], &src[15..src.len() - 1]);
+        assert_eq!(&src[f.name_span.range()], "main");
+    }
+
+    #[test]
+    fn ids_are_dense_and_preorder() {
+        let tu = program("int g = 1;\nint main(void) { int a[3] = {1, 2, 3}; if (a[0]) return g + 1; return 0; }");
+        assert!(tu.node_count > 10);
+        let Item::Decl(g) = &tu.items[0] else {
+            panic!()
+        };
+        assert_eq!(g.id, 0);
+        assert_eq!(g.declarators[0].id, 1);
+        let Item::Function(f) = &tu.items[1] else {
+            panic!()
+        };
+        assert!(f.id > g.declarators[0].id);
+        assert!(f.body.id > f.id);
+        let ids: Vec<NodeId> = f.body.stmts.iter().map(|s| s.id).collect();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]));
+        let StmtKind::If { cond, then, .. } = &f.body.stmts[1].kind else {
+            panic!()
+        };
+        assert!(f.body.stmts[1].id < cond.id && cond.id < then.id);
+        assert!(then.id < f.body.stmts[2].id);
+        assert!(f.body.stmts[2].id < tu.node_count);
+    }
+
+    #[test]
+    fn macro_expansions_keep_invocation_spans() {
+        let src = "#define MOD 1000000007\n#define max(a,b) ((a)>(b)?(a):(b))\n#define rep(i,n) for(i=0;i<n;i++)\n\
+                   int main(void) { int i, s = 0; rep(i, 10) s = max(s, i) % MOD; return s; }\n";
+        let tu = program(src);
+        let Item::Function(f) = &tu.items[0] else {
+            panic!()
+        };
+        let for_stmt = &f.body.stmts[1];
+        assert!(matches!(for_stmt.kind, StmtKind::For { .. }));
+        assert_eq!(
+            &src[for_stmt.span.range()],
+            "rep(i, 10) s = max(s, i) % MOD;"
+        );
+        let StmtKind::For { cond, body, .. } = &for_stmt.kind else {
+            panic!()
+        };
+        // The loop condition lies strictly inside the `rep` expansion.
+        let cond = cond.as_ref().unwrap();
+        assert!(cond.span.macro_inner);
+        assert_eq!(&src[cond.span.range()], "rep(i, 10)");
+        let StmtKind::Expr(e) = &body.kind else {
+            panic!()
+        };
+        let ExprKind::Assign { rhs, .. } = &e.kind else {
+            panic!()
+        };
+        // `max(s, i) % MOD` covers whole expansions: exact.
+        assert!(!rhs.span.macro_inner);
+        assert_eq!(&src[rhs.span.range()], "max(s, i) % MOD");
+        assert_eq!(rhs.to_string(), "(s > i ? s : i) % 1000000007");
+        let ExprKind::Binary { lhs, rhs: m, .. } = &rhs.kind else {
+            panic!()
+        };
+        assert!(!lhs.span.macro_inner && !m.span.macro_inner);
+        let ExprKind::Conditional { cond, .. } = &lhs.kind else {
+            panic!()
+        };
+        assert!(cond.span.macro_inner);
+    }
+
+    #[test]
+    fn header_macros_and_conditional_compilation() {
+        let tu = program(
+            "#include <limits.h>\n#include <stdbool.h>\n#ifdef ONLINE_JUDGE\nint broken(\n#endif\n\
+             bool ok = true; int m = INT_MAX; long long n = LLONG_MIN;",
+        );
+        assert_eq!(tu.includes.len(), 2);
+        let printed = tu.to_string();
+        assert!(printed.contains("_Bool ok = 1;"), "{printed}");
+        assert!(printed.contains("int m = 2147483647;"), "{printed}");
+        assert!(
+            printed.contains("long long n = -9223372036854775807LL - 1LL;"),
+            "{printed}"
+        );
     }
 }

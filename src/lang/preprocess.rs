@@ -8,6 +8,7 @@
 //! and [`Token::macro_first`]/[`Token::macro_last`] marking the ends of the expansion.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::ast::{Include, Span};
 use super::diag::Diagnostic;
@@ -47,6 +48,9 @@ pub struct Preprocessed {
     pub diags: Vec<Diagnostic>,
 }
 
+/// At most this many preprocessor (and lexer) diagnostics are kept.
+pub const MAX_PP_DIAGS: usize = 100;
+
 /// A macro definition.
 #[derive(Clone, Debug)]
 struct Macro {
@@ -75,7 +79,8 @@ struct Cond {
 
 struct Pp<'a> {
     src: &'a str,
-    macros: HashMap<String, Macro>,
+    /// Shared so an expansion does not copy the definition.
+    macros: HashMap<String, Rc<Macro>>,
     diags: Vec<Diagnostic>,
     includes: Vec<Include>,
     limits: PreprocessLimits,
@@ -126,7 +131,7 @@ pub fn preprocess_with(src: &str, limits: PreprocessLimits) -> Preprocessed {
         }
         match &t.kind {
             TokKind::Invalid(msg) => {
-                pp.diags.push(Diagnostic::error(t.span, msg.clone()));
+                pp.diag(Diagnostic::error(t.span, msg.clone()));
                 i += 1;
             }
             TokKind::Ident(name) if pp.macros.contains_key(name) => {
@@ -137,7 +142,7 @@ pub fn preprocess_with(src: &str, limits: PreprocessLimits) -> Preprocessed {
                         match find_close(&toks, i + 1) {
                             Some(close) => stop = close + 1,
                             None => {
-                                pp.diags.push(Diagnostic::error(
+                                pp.diag(Diagnostic::error(
                                     t.span,
                                     format!("unterminated argument list invoking macro '{name}'"),
                                 ));
@@ -172,11 +177,9 @@ pub fn preprocess_with(src: &str, limits: PreprocessLimits) -> Preprocessed {
             }
         }
     }
-    for c in conds.iter().rev() {
-        pp.diags.push(Diagnostic::error(
-            c.span,
-            "unterminated conditional directive",
-        ));
+    // The outermost unterminated `#if` explains the rest.
+    if let Some(c) = conds.first() {
+        pp.err(c.span, "unterminated conditional directive");
     }
     let eof = toks.last().cloned().unwrap_or_else(|| {
         let (t, _) = lex("");
@@ -282,8 +285,16 @@ fn header_macros(header: &str) -> &'static [(&'static str, &'static str)] {
 }
 
 impl Pp<'_> {
+    /// Records a diagnostic; after [`MAX_PP_DIAGS`] the rest are dropped (the parser
+    /// adds its own "too many errors" cap).
+    fn diag(&mut self, d: Diagnostic) {
+        if self.diags.len() < MAX_PP_DIAGS {
+            self.diags.push(d);
+        }
+    }
+
     fn err(&mut self, span: Span, msg: impl Into<String>) {
-        self.diags.push(Diagnostic::error(span, msg));
+        self.diag(Diagnostic::error(span, msg));
     }
 
     /// Handles one directive line: `hash` is the `#`, `line` the rest of the line.
@@ -372,7 +383,7 @@ impl Pp<'_> {
             }
             "warning" => {
                 let text: Vec<String> = rest.iter().map(Token::text).collect();
-                self.diags.push(Diagnostic::warning(
+                self.diag(Diagnostic::warning(
                     dir_span,
                     format!("#warning {}", text.join(" ")),
                 ));
@@ -401,7 +412,7 @@ impl Pp<'_> {
                         .next()
                         .is_some_and(|t| !t.trim().is_empty() && !t.trim().starts_with("/*"))
                     {
-                        self.diags.push(Diagnostic::warning(
+                        self.diag(Diagnostic::warning(
                             kw.span,
                             "extra tokens at end of #include directive",
                         ));
@@ -424,11 +435,11 @@ impl Pp<'_> {
                         .collect();
                     self.macros.insert(
                         (*name).to_string(),
-                        Macro {
+                        Rc::new(Macro {
                             params: None,
                             variadic: false,
                             body,
-                        },
+                        }),
                     );
                 }
                 self.includes.push(Include {
@@ -505,11 +516,11 @@ impl Pp<'_> {
             .collect();
         self.macros.insert(
             name.to_string(),
-            Macro {
+            Rc::new(Macro {
                 params,
                 variadic,
                 body,
-            },
+            }),
         );
     }
 
@@ -572,6 +583,11 @@ impl Pp<'_> {
                     disabled.push(name);
                     let res = self.expand_list(&mac.body, disabled, depth + 1);
                     disabled.pop();
+                    // Copying results up the nesting is work too (the real cost of
+                    // exponential macros).
+                    if !self.charge(res.len(), t.span) {
+                        return out;
+                    }
                     out.extend(res);
                     i += 1;
                 }
@@ -621,6 +637,10 @@ impl Pp<'_> {
                                 args.len()
                             ),
                         );
+                        // Stand in a `0` so the parser does not report the gap too.
+                        let mut zero = t.clone();
+                        zero.kind = TokKind::Number("0".to_string());
+                        out.push(zero);
                         i = close + 1;
                         continue;
                     }
@@ -628,6 +648,11 @@ impl Pp<'_> {
                     disabled.push(name);
                     let res = self.expand_list(&subst, disabled, depth + 1);
                     disabled.pop();
+                    // Copying results up the nesting is work too (the real cost of
+                    // exponential macros).
+                    if !self.charge(res.len(), t.span) {
+                        return out;
+                    }
                     out.extend(res);
                     i = close + 1;
                 }
@@ -686,7 +711,7 @@ impl Pp<'_> {
             if bt.is_punct(Punct::HashHash) {
                 if !self.warned_paste {
                     self.warned_paste = true;
-                    self.diags.push(Diagnostic::unsupported(
+                    self.diag(Diagnostic::unsupported(
                         span,
                         "token pasting (##) in macros",
                     ));

@@ -6,6 +6,10 @@ use super::{Limits, Outcome};
 
 /// Object ids at or above this are heap (malloc) objects.
 pub const HEAP_BIT: u32 = 1 << 31;
+/// Padding bytes laid out before and after every object: accesses that stray into it
+/// (up to [`Limits::bounds_slack`] bytes) read/write the padding instead of failing, as
+/// small overruns hit neighbouring memory without crashing in gcc-built programs.
+pub const PAD: u32 = 64;
 /// Bytes charged per call frame on top of its registers and arrays.
 const FRAME_COST: usize = 64;
 
@@ -61,6 +65,8 @@ pub struct Vm<'a> {
     fuel: u64,
     pub(crate) coverage: Option<Vec<bool>>,
     pub(crate) rand_state: u64,
+    slack: i64,
+    last_ret: u64,
 }
 
 /// Canonical register form of integer `v` stored as kind `sc`.
@@ -326,6 +332,8 @@ impl<'a> Vm<'a> {
                 None
             },
             rand_state: 1,
+            slack: i64::from(limits.bounds_slack.min(PAD)),
+            last_ret: 0,
         })
     }
 
@@ -340,7 +348,7 @@ impl<'a> Vm<'a> {
     }
 
     /// Resolves `size` bytes at pointer `p` to (heap?, start).
-    #[inline]
+    #[inline(always)]
     pub fn resolve(&self, p: u64, size: u32) -> Result<(bool, usize), Trap> {
         let (id, off) = split_ptr(p);
         let heap = id >= HEAP_BIT;
@@ -355,14 +363,16 @@ impl<'a> Vm<'a> {
         if id == 0 {
             return Err(Trap::Error("null pointer dereference".into()));
         }
-        if off < 0 || off as u64 + u64::from(size) > u64::from(obj.len) {
+        if i64::from(off) < -self.slack
+            || i64::from(off) + i64::from(size) > i64::from(obj.len) + self.slack
+        {
             let n = i64::from(off).div_euclid(i64::from(size.max(1)));
             let m = obj.len / size.max(1);
             return Err(Trap::Error(format!(
                 "index {n} out of bounds for array of {m}"
             )));
         }
-        Ok((heap, obj.base as usize + off as usize))
+        Ok((heap, (i64::from(obj.base) + i64::from(off)) as usize))
     }
 
     /// The bytes of `size` at `p`.
@@ -394,15 +404,16 @@ impl<'a> Vm<'a> {
             Some(o) if id != 0 => *o,
             _ => return Err(Trap::Error("null pointer dereference".into())),
         };
-        if off < 0 || off as u32 > obj.len {
+        let end = i64::from(obj.len) + self.slack;
+        if i64::from(off) < -self.slack || i64::from(off) > end {
             return Err(Trap::Error(format!(
                 "index {off} out of bounds for array of {}",
                 obj.len
             )));
         }
         let m = if heap { &self.heap } else { &self.mem };
-        let start = obj.base as usize + off as usize;
-        m.get(start..obj.base as usize + obj.len as usize)
+        let start = (i64::from(obj.base) + i64::from(off)) as usize;
+        m.get(start..(i64::from(obj.base) + end) as usize)
             .ok_or_else(|| Trap::Error("invalid memory access".into()))
     }
 
@@ -429,9 +440,19 @@ impl<'a> Vm<'a> {
     }
 
     /// Loads a scalar.
-    #[inline]
+    #[inline(always)]
     pub fn load(&self, p: u64, sc: Sc) -> Result<u64, Trap> {
-        let b = self.bytes(p, sc.size())?;
+        let (heap, start) = self.resolve(p, sc.size())?;
+        self.load_at(heap, start, sc)
+    }
+
+    /// Loads a scalar at a resolved address.
+    #[inline(always)]
+    fn load_at(&self, heap: bool, start: usize, sc: Sc) -> Result<u64, Trap> {
+        let m = if heap { &self.heap } else { &self.mem };
+        let Some(b) = m.get(start..start + sc.size() as usize) else {
+            return Err(Trap::Error("invalid memory access".into()));
+        };
         Ok(match sc {
             Sc::Bool | Sc::U8 => u64::from(b[0]),
             Sc::I8 => b[0] as i8 as i64 as u64,
@@ -447,9 +468,19 @@ impl<'a> Vm<'a> {
     }
 
     /// Stores a (canonical) scalar.
-    #[inline]
+    #[inline(always)]
     pub fn store(&mut self, p: u64, sc: Sc, v: u64) -> Result<(), Trap> {
-        let b = self.bytes_mut(p, sc.size())?;
+        let (heap, start) = self.resolve(p, sc.size())?;
+        self.store_at(heap, start, sc, v)
+    }
+
+    /// Stores a scalar at a resolved address.
+    #[inline(always)]
+    fn store_at(&mut self, heap: bool, start: usize, sc: Sc, v: u64) -> Result<(), Trap> {
+        let m = if heap { &mut self.heap } else { &mut self.mem };
+        let Some(b) = m.get_mut(start..start + sc.size() as usize) else {
+            return Err(Trap::Error("invalid memory access".into()));
+        };
         match sc {
             Sc::Bool | Sc::U8 | Sc::I8 => b[0] = v as u8,
             Sc::I16 | Sc::U16 => b.copy_from_slice(&(v as u16).to_le_bytes()),
@@ -467,8 +498,8 @@ impl<'a> Vm<'a> {
         {
             return Err(Trap::Memory);
         }
-        let base = self.heap.len();
-        self.heap.resize(base + n, 0);
+        let base = self.heap.len() + PAD as usize;
+        self.heap.resize(base + n + PAD as usize, 0);
         let id = self.heap_objs.len() as u32 + HEAP_BIT;
         self.heap_objs.push(Obj {
             base: base as u32,
@@ -481,7 +512,8 @@ impl<'a> Vm<'a> {
     pub fn write(&mut self, bytes: &[u8]) -> Result<(), Trap> {
         if self.stdout.len() + bytes.len() > self.limits.output_bytes {
             let room = self.limits.output_bytes.saturating_sub(self.stdout.len());
-            self.stdout.extend_from_slice(&bytes[..room.min(bytes.len())]);
+            self.stdout
+                .extend_from_slice(&bytes[..room.min(bytes.len())]);
             return Err(Trap::Output);
         }
         self.stdout.extend_from_slice(bytes);
@@ -603,6 +635,14 @@ impl<'a> Vm<'a> {
                     }
                 }
                 Instr::AddrLocal(n) => self.stack.push(make_ptr(ob + n, 0)),
+                Instr::LoadG(sc, off) => {
+                    let v = tr!(self.load_at(false, off as usize, sc));
+                    self.stack.push(v);
+                }
+                Instr::StoreG(sc, off) => {
+                    let v = self.pop();
+                    tr!(self.store_at(false, off as usize, sc, v));
+                }
                 Instr::Load(sc) => {
                     let p = self.pop();
                     let v = tr!(self.load(p, sc));
@@ -645,6 +685,34 @@ impl<'a> Vm<'a> {
                     let a = self.pop();
                     let r = tr!(binop(op, k, a, b));
                     self.stack.push(r);
+                }
+                Instr::BinC(op, k, c) => {
+                    let a = self.pop();
+                    let r = tr!(binop(op, k, a, c));
+                    self.stack.push(r);
+                }
+                Instr::CmpC(op, k, c) => {
+                    let a = self.pop();
+                    self.stack.push(compare(op, k, a, c));
+                }
+                Instr::CmpJz(op, k, t) => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    if compare(op, k, a, b) == 0 {
+                        pc = t;
+                    }
+                }
+                Instr::CmpCJz(op, k, t, c) => {
+                    let a = self.pop();
+                    if compare(op, k, a, c) == 0 {
+                        pc = t;
+                    }
+                }
+                Instr::IncSlotDrop { slot, sc, delta } => {
+                    let i = (bp + slot) as usize;
+                    if let Some(x) = self.slots.get_mut(i) {
+                        *x = inc(sc, *x, delta);
+                    }
                 }
                 Instr::Cmp(op, k) => {
                     let b = self.pop();
@@ -723,8 +791,10 @@ impl<'a> Vm<'a> {
                     bp = nbp;
                     ob = nob;
                 }
+                Instr::LastRet => self.stack.push(self.last_ret),
                 Instr::Ret => {
                     let v = self.pop();
+                    self.last_ret = v;
                     let Some(fr) = self.frames.pop() else {
                         return Ok(v);
                     };

@@ -32,7 +32,10 @@ pub fn main(a: ExecArgs) -> ExitCode {
         for s in &subjects {
             for src in [&s.buggy, &s.golden] {
                 if let Ok(p) = compile(src) {
-                    let inputs: Vec<Vec<u8>> = s.all_tests().map(|t| t.input.clone().into_bytes()).collect();
+                    let inputs: Vec<Vec<u8>> = s
+                        .all_tests()
+                        .map(|t| t.input.clone().into_bytes())
+                        .collect();
                     programs.push((p, inputs));
                 }
             }

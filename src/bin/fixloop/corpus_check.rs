@@ -14,9 +14,13 @@ pub struct CheckArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
-    /// Step budget per run.
-    #[arg(long, default_value_t = Limits::default().fuel)]
+    /// Step budget per run. Larger than the library default: accepted Codeforces solutions
+    /// run up to ~2*10^8 steps within their time limit.
+    #[arg(long, default_value_t = 300_000_000)]
     fuel: u64,
+    /// Memory budget per run in MiB (Codeforces allows 256).
+    #[arg(long, default_value_t = 256)]
+    memory_mib: usize,
     /// Threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -38,10 +42,16 @@ pub fn catching_runner(p: &Program, stdin: &[u8], limits: &Limits) -> Result<Exe
 /// The corpora under `dir`: itself if it holds subject files, else its subfolders.
 pub fn corpora(dir: &std::path::Path) -> Vec<(String, PathBuf)> {
     let has_json = std::fs::read_dir(dir)
-        .map(|rd| rd.filter_map(|e| e.ok()).any(|e| e.path().extension().is_some_and(|x| x == "json")))
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .any(|e| e.path().extension().is_some_and(|x| x == "json"))
+        })
         .unwrap_or(false);
     if has_json {
-        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         return vec![(name, dir.to_path_buf())];
     }
     let mut v: Vec<_> = std::fs::read_dir(dir)
@@ -49,7 +59,14 @@ pub fn corpora(dir: &std::path::Path) -> Vec<(String, PathBuf)> {
             rd.filter_map(|e| e.ok())
                 .map(|e| e.path())
                 .filter(|p| p.is_dir())
-                .map(|p| (p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(), p))
+                .map(|p| {
+                    (
+                        p.file_name()
+                            .map(|n| n.to_string_lossy().into_owned())
+                            .unwrap_or_default(),
+                        p,
+                    )
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -88,11 +105,14 @@ fn corpus_json(r: &Report, secs: f64) -> serde_json::Value {
 pub fn main(a: CheckArgs) -> ExitCode {
     let limits = Limits {
         fuel: a.fuel,
+        memory_bytes: a.memory_mib << 20,
         ..Limits::default()
     };
-    let threads = a
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let threads = a.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
     // Panics are caught and counted; keep the default hook quiet while checking.
     std::panic::set_hook(Box::new(|_| {}));
     let runner: &Runner = &catching_runner;
@@ -133,9 +153,21 @@ pub fn main(a: CheckArgs) -> ExitCode {
     } else {
         println!(
             "{:<14} {:>8} {:>10} {:>10} {:>9} {:>11} {:>8} {:>8} {:>6} {:>10}",
-            "corpus", "subjects", "executions", "agree", "agree%", "unsupported", "timeouts", "rt-errors", "panics", "exec/s"
+            "corpus",
+            "subjects",
+            "executions",
+            "agree",
+            "agree%",
+            "unsupported",
+            "timeouts",
+            "rt-errors",
+            "panics",
+            "exec/s"
         );
-        let mut rows = per.iter().map(|(n, r, s)| (n.clone(), r, *s)).collect::<Vec<_>>();
+        let mut rows = per
+            .iter()
+            .map(|(n, r, s)| (n.clone(), r, *s))
+            .collect::<Vec<_>>();
         rows.push(("total".into(), &total, secs));
         for (n, r, s) in rows {
             println!(
@@ -149,7 +181,11 @@ pub fn main(a: CheckArgs) -> ExitCode {
                 r.timeouts,
                 r.runtime_errors,
                 r.panics,
-                if s > 0.0 { r.executions as f64 / s } else { 0.0 }
+                if s > 0.0 {
+                    r.executions as f64 / s
+                } else {
+                    0.0
+                }
             );
         }
         if !total.unsupported.is_empty() {

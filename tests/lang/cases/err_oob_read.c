@@ -1,3 +1,4 @@
+// limits: slack=0
 #include <stdio.h>
 int main() {
     int a[10], i;
