@@ -105,7 +105,11 @@ pub fn learn_cegis(
         rounds += 1;
         let report = learner.learn();
         let n_used = used.iter().filter(|&&u| u).count();
-        let Some(f) = report.formula.clone().filter(|_| report.stop == StopReason::Found) else {
+        let Some(f) = report
+            .formula
+            .clone()
+            .filter(|_| report.stop == StopReason::Found)
+        else {
             return CegisReport {
                 last: report,
                 rounds,

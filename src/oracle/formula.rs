@@ -92,22 +92,24 @@ pub struct Atom {
 
 impl Atom {
     /// Builds an atom in normal form from `(variable index, coefficient)` terms.
+    /// Coefficients are kept within `±(2^63 - 1)` (an `i64::MIN` becomes `-(2^63 - 1)`).
     pub fn new(terms: &[(usize, i64)], rel: Rel, rhs: Value) -> Atom {
         let mut t: Vec<(usize, i64)> = Vec::with_capacity(terms.len());
-        let mut sorted = terms.to_vec();
+        let mut sorted: Vec<(usize, i64)> =
+            terms.iter().map(|&(v, a)| (v, a.max(-i64::MAX))).collect();
         sorted.sort_by_key(|&(v, _)| v);
         for (v, a) in sorted {
             match t.last_mut() {
-                Some((lv, la)) if *lv == v => *la = la.saturating_add(a),
+                Some((lv, la)) if *lv == v => *la = la.saturating_add(a).max(-i64::MAX),
                 _ => t.push((v, a)),
             }
         }
         t.retain(|&(_, a)| a != 0);
         let mut rel = rel;
         let mut rhs = rhs;
-        let g = t
-            .iter()
-            .fold(0i64, |g, &(_, a)| g.gcd(&a.checked_abs().unwrap_or(i64::MAX)));
+        let g = t.iter().fold(0i64, |g, &(_, a)| {
+            g.gcd(&a.checked_abs().unwrap_or(i64::MAX))
+        });
         let neg = t.first().is_some_and(|&(_, a)| a < 0);
         if g > 1 || neg {
             let s = if neg { -g.max(1) } else { g };
@@ -235,7 +237,10 @@ pub struct AtomDisplay<'a> {
 }
 
 fn var_name(names: &[String], v: usize) -> String {
-    names.get(v).cloned().unwrap_or_else(|| format!("x{}", v + 1))
+    names
+        .get(v)
+        .cloned()
+        .unwrap_or_else(|| format!("x{}", v + 1))
 }
 
 impl fmt::Display for AtomDisplay<'_> {
@@ -474,7 +479,10 @@ mod tests {
     use super::*;
 
     fn names() -> Vec<String> {
-        ["a", "b", "c", "out"].iter().map(|s| s.to_string()).collect()
+        ["a", "b", "c", "out"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
     }
 
     #[test]

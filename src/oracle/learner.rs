@@ -6,6 +6,7 @@ use super::number::Value;
 use super::pool::{self, LabelSet, Pool, TIERS};
 use super::sat::{self, Answer, Encoding};
 use super::simplex::{self, Separation};
+use super::small;
 use super::{Example, LearnConfig, LearnReport, OracleError, StopReason};
 use std::collections::HashMap;
 
@@ -14,6 +15,8 @@ struct State {
     /// Global point id -> pool index.
     local: HashMap<usize, usize>,
     pool: Pool,
+    /// The prefix of `pool` (simplest literals) the SAT encodings select from.
+    sat_pool: Pool,
     /// `[Cnf, Dnf]` encodings (None when that form is disabled).
     enc: [Option<Encoding>; 2],
     /// Label version the pool was built for.
@@ -311,7 +314,10 @@ impl Learner {
                 if l.bug || l.ok {
                     l
                 } else {
-                    LabelSet { bug: true, ok: true }
+                    LabelSet {
+                        bug: true,
+                        ok: true,
+                    }
                 }
             })
             .collect();
@@ -322,14 +328,16 @@ impl Learner {
             &self.extra_atoms,
             &self.config,
         );
-        let c = &self.config;
-        let groups = c.max_clauses.max(1);
-        let enc = [
-            c.cnf.then(|| Encoding::new(Form::Cnf, &pool, groups, c.max_literals)),
-            c.dnf.then(|| Encoding::new(Form::Dnf, &pool, groups, c.max_literals)),
-        ];
+        let enc = [None, None];
+        let cut = pool.lits.len().min(self.config.max_sat_pool);
+        let sat_pool = Pool {
+            lits: pool.lits[..cut].to_vec(),
+            truncated: pool.truncated || cut < pool.lits.len(),
+            words: pool.words,
+        };
         self.state = Some(State {
             local,
+            sat_pool,
             pool,
             enc,
             version: self.version,
@@ -403,7 +411,7 @@ impl Learner {
         };
         let outcome = search.run(state, &local_ex, lower, &vars);
         let pool_size = state.pool.lits.len();
-        let pool_truncated = state.pool.truncated;
+        let pool_truncated = state.sat_pool.truncated;
         let mut report = match outcome {
             Ok(Some(formula)) => base(formula, StopReason::Found),
             Ok(None) => LearnReport {
@@ -481,10 +489,17 @@ impl Search<'_> {
             });
         }
         self.sat_calls += 1;
-        let Some(enc) = state.enc[form].as_mut() else {
+        let c = self.config;
+        let enabled = if form == 0 { c.cnf } else { c.dnf };
+        if !enabled {
             return Ok(None);
-        };
-        match enc.query(&state.pool, ex, lits, groups, tier) {
+        }
+        // Built on first use: most learns are settled by the exhaustive small search.
+        let kind = if form == 0 { Form::Cnf } else { Form::Dnf };
+        let enc = state.enc[form].get_or_insert_with(|| {
+            Encoding::new(kind, &state.sat_pool, c.max_clauses.max(1), c.max_literals)
+        });
+        match enc.query(&state.sat_pool, ex, lits, groups, tier) {
             Answer::Sat(g) => Ok(Some(g)),
             Answer::Unsat => Ok(None),
             Answer::Error(e) => Err(StopReason::Solver(e)),
@@ -501,8 +516,13 @@ impl Search<'_> {
         vars: &[String],
     ) -> Result<Option<Formula>, StopReason> {
         let c = self.config;
-        let forms: Vec<usize> = (0..2).filter(|&f| state.enc[f].is_some()).collect();
-        let words = state.pool.lits.first().map_or(1, |l| l.truth.len());
+        let forms: Vec<usize> = [c.cnf, c.dnf]
+            .iter()
+            .enumerate()
+            .filter(|(_, &on)| on)
+            .map(|(f, _)| f)
+            .collect();
+        let words = state.pool.words;
         let mut ex_mask = vec![0u64; words];
         let mut bug_mask = vec![0u64; words];
         for &(p, b) in ex {
@@ -511,19 +531,28 @@ impl Search<'_> {
                 bug_mask[p / 64] |= 1 << (p % 64);
             }
         }
-        for lits in lower.max(1)..=c.max_literals {
-            let kcap = c.max_clauses.max(1).min(lits);
-            let mut best: Option<((usize, usize, u32), Formula)> = None;
+        // Sizes 1..=3 by exhaustive bitset search (fast to prove impossible).
+        for lits in lower.max(1)..=c.max_literals.min(3) {
+            if let Some(found) = small::search(&state.pool, &ex_mask, &bug_mask, lits) {
+                return Ok(Some(build(&state.pool, vars, found.form, &found.groups)));
+            }
+        }
+        for lits in lower.max(4)..=c.max_literals {
+            // L unit groups of one form are one group of the other form.
+            let both = forms.len() == 2;
+            let kcap = c.max_clauses.max(1).min(if both { lits - 1 } else { lits });
+            let mut best: Option<((usize, usize, u32, u8), Formula)> = None;
             for &f in &forms {
-                if self.query(state, f, ex, lits, kcap, TIERS - 1)?.is_none() {
-                    continue;
-                }
-                let mut k = kcap;
-                for kk in 1..kcap {
+                // Fewest groups first: small-k instances are the cheap ones.
+                let mut k = 0;
+                for kk in 1..=kcap {
                     if self.query(state, f, ex, lits, kk, TIERS - 1)?.is_some() {
                         k = kk;
                         break;
                     }
+                }
+                if k == 0 {
+                    continue;
                 }
                 let mut found = None;
                 for t in 0..TIERS {
@@ -542,12 +571,8 @@ impl Search<'_> {
                     .flatten()
                     .map(|&a| state.pool.lits[a].atom.complexity())
                     .sum();
-                let atoms = sat::groups_to_atoms(&state.pool, &groups);
-                let formula = match form {
-                    Form::Cnf => Formula::cnf(vars.to_vec(), atoms),
-                    Form::Dnf => Formula::dnf(vars.to_vec(), atoms),
-                };
-                let key = (formula.clauses(), t, cx);
+                let formula = build(&state.pool, vars, form, &groups);
+                let key = (formula.clauses(), t, cx, small::form_rank(formula.form()));
                 if best.as_ref().is_none_or(|(bk, _)| key < *bk) {
                     best = Some((key, formula));
                 }
@@ -557,5 +582,13 @@ impl Search<'_> {
             }
         }
         Ok(None)
+    }
+}
+
+fn build(pool: &Pool, vars: &[String], form: Form, groups: &[Vec<usize>]) -> Formula {
+    let atoms = sat::groups_to_atoms(pool, groups);
+    match form {
+        Form::Cnf => Formula::cnf(vars.to_vec(), atoms),
+        Form::Dnf => Formula::dnf(vars.to_vec(), atoms),
     }
 }

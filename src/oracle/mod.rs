@@ -19,6 +19,12 @@
 //! The module does no I/O, never reads a clock and never panics on user data: every
 //! limit is a count ([`LearnConfig`]).
 //!
+//! Cost model: sizes 1 to 3 are settled by an exhaustive bitset search over the whole
+//! pool (sub-millisecond for tens of examples); sizes 4 and up go to varisat over the
+//! simplest `max_sat_pool` literals. varisat 0.2 has no conflict limit, so one SAT call is
+//! bounded only by its instance size (pool prefix x clauses x `max_literals`); hard
+//! random targets of 4+ literals are the latency tail (see `benches/oracle_learn.rs`).
+//!
 //! ```
 //! use fixloop::oracle::{learn, Example, Formula, LearnConfig, StopReason, Value};
 //!
@@ -41,6 +47,8 @@
 //! assert_eq!(Formula::parse(&f.to_string(), &vars).unwrap(), f);
 //! ```
 
+#![warn(missing_docs)]
+
 mod cegis;
 mod formula;
 mod learner;
@@ -49,6 +57,9 @@ mod parser;
 mod pool;
 mod sat;
 mod simplex;
+mod small;
+#[cfg(all(test, target_arch = "wasm32"))]
+mod wasm_tests;
 
 pub use cegis::{learn_cegis, CegisConfig, CegisReport};
 pub use formula::{Atom, AtomDisplay, Form, Formula, Rel};
@@ -73,12 +84,16 @@ pub struct Example {
 /// active loop (tens of examples, a handful of variables).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LearnConfig {
-    /// Largest formula size tried, in literals. Default 8.
+    /// Largest formula size tried, in literals. Default 6.
     pub max_literals: usize,
     /// Most clauses (CNF) or terms (DNF). Default 4.
     pub max_clauses: usize,
     /// Most pool literals kept after pruning (simplest first). Default 600.
     pub max_pool: usize,
+    /// Most pool literals (simplest first) the SAT search selects from, for sizes of 4
+    /// literals and up (sizes 1 to 3 are searched exhaustively over the whole pool).
+    /// This bounds the cost of one SAT call. Default 150.
+    pub max_sat_pool: usize,
     /// Most SAT calls in one learn call. varisat 0.2 offers no conflict limit, so each
     /// call is bounded by the instance size (pool x clauses, cardinality <= max_literals).
     /// Default 400.
@@ -108,9 +123,10 @@ pub struct LearnConfig {
 impl Default for LearnConfig {
     fn default() -> Self {
         LearnConfig {
-            max_literals: 8,
+            max_literals: 6,
             max_clauses: 4,
             max_pool: 600,
+            max_sat_pool: 150,
             max_sat_calls: 400,
             cnf: true,
             dnf: true,
@@ -144,7 +160,8 @@ pub enum StopReason {
         /// The clause limit used.
         max_clauses: usize,
     },
-    /// Like `NoFormulaWithinLimits`, but the pool had been cut to its size limit.
+    /// Like `NoFormulaWithinLimits`, but the pool had been cut to its size limit
+    /// (`max_pool`, or `max_sat_pool` for the SAT search).
     PoolLimit {
         /// The pool limit used.
         max_pool: usize,
@@ -166,7 +183,11 @@ impl fmt::Display for StopReason {
             StopReason::Found => write!(f, "found a consistent formula"),
             StopReason::Contradiction { point } => {
                 let p: Vec<String> = point.iter().map(Value::to_string).collect();
-                write!(f, "contradictory labels: ({}) is labelled both bug and ok", p.join(", "))
+                write!(
+                    f,
+                    "contradictory labels: ({}) is labelled both bug and ok",
+                    p.join(", ")
+                )
             }
             StopReason::NoFormulaWithinLimits {
                 max_literals,
@@ -176,7 +197,10 @@ impl fmt::Display for StopReason {
                 "no formula within {max_literals} literals and {max_clauses} clauses"
             ),
             StopReason::PoolLimit { max_pool } => {
-                write!(f, "no formula over the pool, which was cut to {max_pool} atoms")
+                write!(
+                    f,
+                    "no formula over the pool, which was cut to {max_pool} atoms"
+                )
             }
             StopReason::SatCallLimit { max_sat_calls } => {
                 write!(f, "SAT call budget of {max_sat_calls} used up")
@@ -224,7 +248,11 @@ impl fmt::Display for LearnReport {
             Some(formula) => writeln!(f, "formula:   {formula}")?,
             None => writeln!(f, "formula:   (none)")?,
         }
-        writeln!(f, "size:      {} literals, {} clauses", self.literals, self.clauses)?;
+        writeln!(
+            f,
+            "size:      {} literals, {} clauses",
+            self.literals, self.clauses
+        )?;
         writeln!(f, "stop:      {}", self.stop)?;
         writeln!(
             f,
@@ -233,7 +261,11 @@ impl fmt::Display for LearnReport {
             self.pool_size,
             if self.pool_truncated { " (cut)" } else { "" },
             self.sat_calls,
-            if self.simplex_used { ", simplex half-space" } else { "" }
+            if self.simplex_used {
+                ", simplex half-space"
+            } else {
+                ""
+            }
         )
     }
 }

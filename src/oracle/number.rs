@@ -162,6 +162,9 @@ impl Value {
         if hi <= lo {
             return lo.clone();
         }
+        if let (Value::Int(l), Value::Int(h)) = (lo, hi) {
+            return Value::Int(simplest_int(*l, *h));
+        }
         let lo_r = lo.to_rational();
         let hi_r = hi.to_rational();
         let mid = (&lo_r + &hi_r) / BigRational::from_integer(BigInt::from(2));
@@ -216,6 +219,32 @@ impl Value {
         // Fall back to the exact midpoint (always inside [lo, hi)).
         Value::from_rational(mid)
     }
+}
+
+/// `simplest_in` for integers `lo < hi`: the roundest integer in `[lo, hi)` nearest the
+/// midpoint.
+fn simplest_int(lo: i64, hi: i64) -> i64 {
+    let (lo, hi) = (lo as i128, hi as i128);
+    let mid2 = lo + hi; // twice the midpoint
+    let mut p: i128 = 1_000_000_000_000_000_000;
+    while p >= 1 {
+        let first = lo.div_euclid(p) + i128::from(lo.rem_euclid(p) != 0);
+        let last_excl = hi.div_euclid(p) + i128::from(hi.rem_euclid(p) != 0);
+        if first < last_excl {
+            // multiple m*p nearest mid: m = round(mid / p), clamped to [first, last_excl).
+            let m = (mid2).div_euclid(2 * p);
+            let mut best = first;
+            for cand in [m, m + 1] {
+                let c = cand.clamp(first, last_excl - 1);
+                if (2 * c * p - mid2).abs() < (2 * best * p - mid2).abs() {
+                    best = c;
+                }
+            }
+            return (best * p) as i64;
+        }
+        p /= 10;
+    }
+    lo as i64
 }
 
 impl From<i64> for Value {
@@ -295,10 +324,8 @@ impl fmt::Display for Value {
                 }
                 let digits = a.max(b);
                 if d.is_one() && digits <= 30 {
-                    let scaled = r * BigRational::from_integer(num_traits::pow(
-                        BigInt::from(10),
-                        digits,
-                    ));
+                    let scaled =
+                        r * BigRational::from_integer(num_traits::pow(BigInt::from(10), digits));
                     let n = scaled.to_integer();
                     let neg = n.is_negative();
                     let s = n.abs().to_string();
@@ -333,7 +360,10 @@ mod tests {
     #[test]
     fn floats_are_exact() {
         assert_eq!(Value::from_f64(2.0).unwrap(), Value::Int(2));
-        assert_eq!(Value::from_f64(0.5).unwrap(), Value::fraction(1, 2).unwrap());
+        assert_eq!(
+            Value::from_f64(0.5).unwrap(),
+            Value::fraction(1, 2).unwrap()
+        );
         assert!(Value::from_f64(f64::NAN).is_none());
         let tiny = Value::from_f64(1e-300).unwrap();
         assert!(tiny > Value::ZERO && tiny < Value::from_f64(1e-299).unwrap());
@@ -348,7 +378,10 @@ mod tests {
         assert_eq!(s(3, 4), Value::Int(3));
         assert_eq!(s(95, 130), Value::Int(100));
         assert_eq!(s(-4, 0), Value::Int(-2));
-        let h = Value::simplest_in(&Value::parse("0.1").unwrap(), &Value::parse("0.35").unwrap());
+        let h = Value::simplest_in(
+            &Value::parse("0.1").unwrap(),
+            &Value::parse("0.35").unwrap(),
+        );
         assert_eq!(h, Value::parse("0.2").unwrap());
     }
 }

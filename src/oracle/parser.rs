@@ -420,7 +420,10 @@ mod tests {
     use super::*;
 
     fn names() -> Vec<String> {
-        ["a", "b", "c", "out"].iter().map(|s| s.to_string()).collect()
+        ["a", "b", "c", "out"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
     }
 
     #[test]

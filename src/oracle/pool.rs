@@ -46,6 +46,8 @@ pub(crate) struct Pool {
     pub lits: Vec<PoolLit>,
     /// Whether literals were dropped to respect `max_pool`.
     pub truncated: bool,
+    /// Words in every truth vector (the pool's points, 64 per word).
+    pub words: usize,
 }
 
 /// Which labels a pool point may carry: labelled points one, hypothetical points both.
@@ -104,16 +106,31 @@ pub(crate) fn build(
     // person writes for categorical behaviour (`out = 2`, `a = b`).
     if config.equality_atoms {
         for x in 0..nvars {
-            let mut counts: HashMap<&Value, usize> = HashMap::new();
-            for p in points {
+            // Per distinct value: occurrences and possible labels.
+            let mut stats: HashMap<&Value, (usize, bool, bool)> = HashMap::new();
+            for (p, l) in points.iter().zip(labels) {
                 if let Some(v) = p.get(x) {
-                    *counts.entry(v).or_default() += 1;
+                    let e = stats.entry(v).or_default();
+                    e.0 += 1;
+                    e.1 |= l.bug;
+                    e.2 |= l.ok;
                 }
             }
-            let mut vals: Vec<(&Value, usize)> = counts.into_iter().collect();
-            vals.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
-            vals.truncate(config.max_equality_constants);
-            for (v, _) in vals {
+            let mut vals: Vec<(&Value, (usize, bool, bool))> = stats.into_iter().collect();
+            vals.sort_by(|a, b| a.0.cmp(b.0));
+            // Values whose labels differ from a neighbour's are where `x = c` / `x != c`
+            // can say what thresholds cannot; they come first, then frequent values.
+            let labels_of = |i: usize| (vals[i].1 .1, vals[i].1 .2);
+            let mut ranked: Vec<(bool, usize, &Value)> = (0..vals.len())
+                .map(|i| {
+                    let boundary = (i > 0 && labels_of(i - 1) != labels_of(i))
+                        || (i + 1 < vals.len() && labels_of(i + 1) != labels_of(i));
+                    (!boundary, usize::MAX - vals[i].1 .0, vals[i].0)
+                })
+                .collect();
+            ranked.sort();
+            ranked.truncate(config.max_equality_constants);
+            for (_, _, v) in ranked {
                 push(Atom::var_const(x, Rel::Eq, v.clone()), 0, &mut cands);
                 push(Atom::var_const(x, Rel::Ne, v.clone()), 0, &mut cands);
             }
@@ -132,11 +149,13 @@ pub(crate) fn build(
     // Thresholds only where the labels change along the expression (boundary points):
     // moving a cut through a run of one label gives a literal that dominates.
     for (terms, tier) in expressions(nvars, config) {
+        // Cuts are computed on the normal-form expression, so atoms use its terms.
         let probe = Atom::new(&terms, Rel::Le, Value::ZERO);
+        let terms = probe.terms().to_vec();
         let mut vals: Vec<(Value, LabelSet)> = points
             .iter()
             .zip(labels)
-            .map(|(p, l)| (probe.lhs_value(p), *l))
+            .map(|(p, l)| (lin_value(&probe, p), *l))
             .collect();
         vals.sort_by(|a, b| a.0.cmp(&b.0));
         let mut groups: Vec<(Value, LabelSet)> = Vec::new();
@@ -162,7 +181,9 @@ pub(crate) fn build(
                 Atom::new(
                     &terms,
                     Rel::Ge,
-                    Value::from_rational(c.to_rational() + num_rational::BigRational::from_integer(1.into())),
+                    Value::from_rational(
+                        c.to_rational() + num_rational::BigRational::from_integer(1.into()),
+                    ),
                 )
             } else {
                 Atom::new(&terms, Rel::Gt, c)
@@ -212,11 +233,18 @@ pub(crate) fn build(
     let mut kept: Vec<PoolLit> = Vec::new();
     let mut seen_truth: HashSet<Bits> = HashSet::new();
     'next: for lit in lits {
-        let tb: Bits = lit.truth.iter().zip(&bug_mask).map(|(t, m)| t & m).collect();
+        let tb: Bits = lit
+            .truth
+            .iter()
+            .zip(&bug_mask)
+            .map(|(t, m)| t & m)
+            .collect();
         let to: Bits = lit.truth.iter().zip(&ok_mask).map(|(t, m)| t & m).collect();
-        let useless_all_true = tb == bug_mask && to == ok_mask;
-        let useless_all_false = tb.iter().all(|&w| w == 0) && to.iter().all(|&w| w == 0);
-        if useless_all_true || useless_all_false {
+        // A literal false on every possible bug, or true on every possible ok point, is
+        // useless in both forms: in a CNF clause it covers no bug (or the clause rejects
+        // nothing), in a DNF term it admits no bug (or rejects nothing); dropping it (or
+        // its group) gives a formula at least as good and smaller.
+        if tb.iter().all(|&w| w == 0) || to == ok_mask {
             continue;
         }
         let masked: Bits = lit
@@ -250,5 +278,25 @@ pub(crate) fn build(
     Pool {
         lits: kept,
         truncated,
+        words: bits_new(n).len(),
+    }
+}
+
+/// The atom's left-hand side at `p`, with an integer fast path.
+fn lin_value(atom: &Atom, p: &[Value]) -> Value {
+    let mut sum: i128 = 0;
+    for &(v, a) in atom.terms() {
+        match p.get(v) {
+            Some(Value::Int(x)) => match (*x as i128).checked_mul(a as i128) {
+                Some(t) => sum += t,
+                None => return atom.lhs_value(p),
+            },
+            Some(Value::Rat(_)) => return atom.lhs_value(p),
+            None => {}
+        }
+    }
+    match i64::try_from(sum) {
+        Ok(i) => Value::Int(i),
+        Err(_) => atom.lhs_value(p),
     }
 }

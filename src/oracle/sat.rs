@@ -54,6 +54,22 @@ impl Encoding {
                 solver.add_clause(&[!sel[j][a], tier[lit.tier]]);
             }
         }
+        // Symmetry breaking: groups are interchangeable, so require the smallest selected
+        // literal of group j to be at most that of group j + 1. `first[a]` of group j
+        // means "group j selects some literal <= a".
+        for j in 0..max_groups.saturating_sub(1) {
+            let mut prev_f: Option<Lit> = None;
+            for (&here, &next) in sel[j].iter().zip(&sel[j + 1]) {
+                let f = solver.new_lit();
+                let mut c = vec![!f, here];
+                if let Some(pf) = prev_f {
+                    c.push(pf);
+                }
+                solver.add_clause(&c);
+                solver.add_clause(&[!next, f]);
+                prev_f = Some(f);
+            }
+        }
         // Sequential counter (Sinz), one-sided: card[c] is forced true when at least
         // c + 1 selectors are true; assuming !card[L] bounds the size by L.
         let bound = max_literals + 1;
@@ -210,7 +226,7 @@ impl Encoding {
 
 /// Truth of a candidate formula (groups of pool literal indices) on every pool point.
 pub(crate) fn formula_truth(pool: &Pool, form: Form, groups: &[Vec<usize>]) -> Vec<u64> {
-    let words = pool.lits.first().map_or(1, |l| l.truth.len());
+    let words = pool.words;
     let mut acc: Vec<u64> = vec![if form == Form::Cnf { !0 } else { 0 }; words];
     for g in groups {
         let mut gv: Vec<u64> = vec![if form == Form::Cnf { 0 } else { !0 }; words];

@@ -94,7 +94,10 @@ impl Simplex {
     pub fn assert_upper(&mut self, var: usize, value: Q, tag: usize) -> Result<(), SimplexError> {
         if let Some(l) = &self.lower[var] {
             if l.value > value {
-                return Err(SimplexError::Infeasible(vec![(tag, Q::one()), (l.tag, -Q::one())]));
+                return Err(SimplexError::Infeasible(vec![
+                    (tag, Q::one()),
+                    (l.tag, -Q::one()),
+                ]));
             }
         }
         if self.upper[var].as_ref().is_some_and(|u| u.value <= value) {
@@ -117,7 +120,10 @@ impl Simplex {
     pub fn assert_lower(&mut self, var: usize, value: Q, tag: usize) -> Result<(), SimplexError> {
         if let Some(u) = &self.upper[var] {
             if u.value < value {
-                return Err(SimplexError::Infeasible(vec![(u.tag, Q::one()), (tag, -Q::one())]));
+                return Err(SimplexError::Infeasible(vec![
+                    (u.tag, Q::one()),
+                    (tag, -Q::one()),
+                ]));
             }
         }
         if self.lower[var].as_ref().is_some_and(|l| l.value >= value) {
@@ -182,8 +188,12 @@ impl Simplex {
             // Smallest-index basic variable out of bounds.
             let mut viol: Option<(usize, usize, bool)> = None; // (var, row, below_lower)
             for (r, &b) in self.basic.iter().enumerate() {
-                let below = self.lower[b].as_ref().is_some_and(|l| self.value[b] < l.value);
-                let above = self.upper[b].as_ref().is_some_and(|u| self.value[b] > u.value);
+                let below = self.lower[b]
+                    .as_ref()
+                    .is_some_and(|l| self.value[b] < l.value);
+                let above = self.upper[b]
+                    .as_ref()
+                    .is_some_and(|u| self.value[b] > u.value);
                 if (below || above) && viol.is_none_or(|(v, _, _)| b < v) {
                     viol = Some((b, r, below));
                 }
@@ -201,8 +211,12 @@ impl Simplex {
                 if a.is_zero() {
                     continue;
                 }
-                let can_inc = self.upper[n].as_ref().is_none_or(|u| self.value[n] < u.value);
-                let can_dec = self.lower[n].as_ref().is_none_or(|l| self.value[n] > l.value);
+                let can_inc = self.upper[n]
+                    .as_ref()
+                    .is_none_or(|u| self.value[n] < u.value);
+                let can_dec = self.lower[n]
+                    .as_ref()
+                    .is_none_or(|l| self.value[n] > l.value);
                 let ok = if below {
                     (a.is_positive() && can_inc) || (a.is_negative() && can_dec)
                 } else {
@@ -373,7 +387,12 @@ fn separate_on(
     for k in 1..=max_coeff.max(1) {
         let ints: Option<Vec<i64>> = w
             .iter()
-            .map(|x| (x * Q::from_integer(BigInt::from(k)) / &wmax).round().to_integer().to_i64())
+            .map(|x| {
+                (x * Q::from_integer(BigInt::from(k)) / &wmax)
+                    .round()
+                    .to_integer()
+                    .to_i64()
+            })
             .collect();
         if let Some(ints) = ints {
             if let Some(a) = atom_if_separates(points, bug, vars, &ints) {
@@ -396,12 +415,7 @@ fn separate_on(
     }
 }
 
-fn atom_if_separates(
-    points: &[&[Value]],
-    bug: &[bool],
-    vars: &[usize],
-    w: &[i64],
-) -> Option<Atom> {
+fn atom_if_separates(points: &[&[Value]], bug: &[bool], vars: &[usize], w: &[i64]) -> Option<Atom> {
     if w.iter().all(|&x| x == 0) {
         return None;
     }
@@ -496,7 +510,10 @@ mod tests {
             .flat_map(|x| (0..6).map(move |y| vec![Value::Int(x), Value::Int(y)]))
             .collect();
         let refs: Vec<&[Value]> = pts.iter().map(|p| p.as_slice()).collect();
-        let bug: Vec<bool> = pts.iter().map(|p| p[0].to_f64() + 2.0 * p[1].to_f64() <= 5.0).collect();
+        let bug: Vec<bool> = pts
+            .iter()
+            .map(|p| p[0].to_f64() + 2.0 * p[1].to_f64() <= 5.0)
+            .collect();
         match separate(&refs, &bug, 2, 10_000, 10) {
             Separation::Found(a) => {
                 assert!(refs.iter().zip(&bug).all(|(p, &b)| a.eval(p) == b));

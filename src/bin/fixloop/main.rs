@@ -3,6 +3,7 @@
 mod bench;
 mod corpus_check;
 mod eval;
+mod learn;
 mod run;
 
 use clap::{Parser, Subcommand};
@@ -36,6 +37,8 @@ enum Command {
     Bench(BenchCommand),
     /// Learn2fix oracle evaluation over a corpus (golden program as labeller).
     Eval(eval::EvalArgs),
+    /// Learn a bug oracle (a formula over inputs and output) from a labelled CSV.
+    Learn(learn::LearnArgs),
 }
 
 #[derive(Subcommand)]
@@ -57,5 +60,6 @@ fn main() -> ExitCode {
         Command::Corpus(CorpusCommand::Check(a)) => corpus_check::main(a),
         Command::Bench(BenchCommand::Exec(a)) => bench::main(a),
         Command::Eval(a) => eval::run(a),
+        Command::Learn(args) => learn::run(args),
     }
 }
