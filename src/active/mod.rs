@@ -1,8 +1,12 @@
 //! Human in the loop (Learn2fix): the fuzzer, the decide2label active loop, labellers and the paper's metrics.
 //!
 //! [`fuzz`] mutates failing inputs, [`session`] is the step-able loop (Algorithm 1 with
-//! decide2label, Algorithm 2) over a [`observe::Runner`] (the program under repair) and a
-//! [`learner::BugOracle`] (the learned bug formula), and asks a [`session::Labeller`].
+//! decide2label, Algorithm 2) over a [`observe::Runner`] (the program under repair, e.g.
+//! [`program::ProgramRunner`]) and a [`learner::BugOracle`] (the learned bug formula,
+//! [`formula::FormulaOracle`]), and asks a [`session::Labeller`] (a person, or
+//! [`reference::ReferenceLabeller`] running the golden program). [`eval`] measures the
+//! oracle on a corpus subject as the Learn2fix paper did. Everything is deterministic
+//! given the seed; budgets are counts (labels, generated tests, look-ahead learns, fuel).
 
 pub mod eval;
 pub mod formula;
