@@ -5,6 +5,7 @@
 //! formula from labelled tests, and [`corpus`] reads benchmark subjects. The core does
 //! no I/O, never reads a clock and never panics on user input.
 
+pub mod active;
 pub mod compare;
 pub mod corpus;
 pub mod lang;

@@ -2,6 +2,7 @@
 
 mod bench;
 mod corpus_check;
+mod eval;
 mod learn;
 mod run;
 
@@ -36,6 +37,10 @@ enum Command {
     /// Benchmarks (not tests).
     #[command(subcommand)]
     Bench(BenchCommand),
+    /// Learn2fix oracle evaluation over a corpus (golden program as labeller).
+    Eval(eval::EvalArgs),
+    /// Learn a bug oracle (a formula over inputs and output) from a labelled CSV.
+    Learn(learn::LearnArgs),
 }
 
 #[derive(Subcommand)]
@@ -57,5 +62,6 @@ fn main() -> ExitCode {
         Command::Corpus(CorpusCommand::Check(a)) => corpus_check::main(a),
         Command::Learn(args) => learn::run(args),
         Command::Bench(BenchCommand::Exec(a)) => bench::main(a),
+        Command::Eval(a) => eval::run(a),
     }
 }

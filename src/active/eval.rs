@@ -1,0 +1,478 @@
+//! Batch evaluation as in the Learn2fix paper: one loop per subject and run, the golden program labels, metrics on validation tests.
+
+use super::learner::BugOracle;
+use super::num::{parse_input, Num};
+use super::observe::Runner;
+use super::program::ProgramRunner;
+use super::reference::ReferenceLabeller;
+use super::session::{point, ActiveConfig, ActiveLoop, Labeller, Step};
+use crate::corpus::Subject;
+use crate::lang::{compile, Limits};
+use std::fmt;
+
+/// Settings of a batch evaluation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvalConfig {
+    /// Loop settings; its `label_budget` is ignored (see `label_budgets`).
+    pub active: ActiveConfig,
+    /// Label budgets to measure at, ascending (one loop runs to the largest; the state
+    /// when the l-th label arrives is exactly that of a loop with budget l).
+    pub label_budgets: Vec<usize>,
+    /// Execution limits for both programs.
+    pub limits: Limits,
+}
+
+impl Default for EvalConfig {
+    fn default() -> Self {
+        EvalConfig {
+            active: ActiveConfig::default(),
+            label_budgets: vec![10, 20, 30],
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// Why a subject cannot be evaluated.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SkipReason {
+    /// The buggy program does not compile.
+    #[error("buggy program does not compile: {0}")]
+    BuggyDoesNotCompile(String),
+    /// The golden program does not compile.
+    #[error("golden program does not compile: {0}")]
+    GoldenDoesNotCompile(String),
+    /// The subject's answer pattern is not a valid regular expression.
+    #[error("bad answer pattern: {0}")]
+    BadPattern(String),
+    /// No train test is numeric and fails (buggy answer differs from golden).
+    #[error("no numeric failing train test")]
+    NoFailingTrainTest,
+}
+
+/// Metrics of one subject, run and label budget (one row of the paper's result files).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunMetrics {
+    /// Subject id.
+    pub subject: String,
+    /// Run number (0-based).
+    pub run: usize,
+    /// The run's random seed.
+    pub seed: u64,
+    /// Label budget l.
+    pub label_budget: usize,
+    /// Name of the initial failing train test.
+    pub initial_test: String,
+    /// Questions answered when the budget was reached (or the loop stopped).
+    pub labelled: usize,
+    /// Of those, failing.
+    pub labelled_failing: usize,
+    /// Candidate tests generated until then.
+    pub generated: usize,
+    /// Of those, failing (checked with the golden program).
+    pub generated_failing: usize,
+    /// Validation tests (train + held-out) with the template's shape.
+    pub validation: usize,
+    /// Of those, failing (buggy answer differs from golden).
+    pub validation_failing: usize,
+    /// Validation tests the oracle classifies correctly.
+    pub correct: usize,
+    /// Failing validation tests the oracle flags.
+    pub correct_failing: usize,
+    /// Tests skipped: not numeric, or a different number of values than the template.
+    pub validation_skipped: usize,
+    /// Look-ahead learn calls of the committee until then.
+    pub look_ahead_learns: usize,
+    /// Learn calls that found no formula until then.
+    pub learn_failures: usize,
+    /// The learned oracle.
+    pub formula: String,
+    /// Why the loop stopped (or "label budget" when it was stopped at this budget).
+    pub stop: String,
+}
+
+impl RunMetrics {
+    /// Share of validation tests classified correctly.
+    pub fn accuracy(&self) -> f64 {
+        ratio(self.correct, self.validation)
+    }
+
+    /// Share of failing validation tests flagged.
+    pub fn conditional_accuracy(&self) -> f64 {
+        ratio(self.correct_failing, self.validation_failing)
+    }
+
+    /// Probability that a labelled test is failing.
+    pub fn p_labelled_failing(&self) -> f64 {
+        ratio(self.labelled_failing, self.labelled)
+    }
+
+    /// Probability that a generated test is failing.
+    pub fn p_generated_failing(&self) -> f64 {
+        ratio(self.generated_failing, self.generated)
+    }
+}
+
+/// `a / b`, NaN when `b` is 0.
+pub fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 {
+        f64::NAN
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+/// A validation test, run on both programs.
+struct Validation {
+    point: Vec<Num>,
+    failing: bool,
+}
+
+/// A subject prepared for evaluation: both programs compiled, validation tests run.
+pub struct Prepared {
+    id: String,
+    buggy: ProgramRunner,
+    golden: ProgramRunner,
+    /// Failing numeric train tests: name and input.
+    failing_train: Vec<(String, Vec<Num>)>,
+    /// All numeric tests with their inputs, by shape of the first failing train test.
+    tests: Vec<Vec<Num>>,
+    skipped: usize,
+}
+
+impl Prepared {
+    /// Compiles the subject's programs and finds its failing train tests.
+    pub fn new(subject: &Subject, limits: &Limits) -> Result<Prepared, SkipReason> {
+        let extractor = subject
+            .answer_extractor()
+            .map_err(|e| SkipReason::BadPattern(e.to_string()))?;
+        let buggy = compile(&subject.buggy)
+            .map_err(|e| SkipReason::BuggyDoesNotCompile(e.first_error()))?;
+        let golden = compile(&subject.golden)
+            .map_err(|e| SkipReason::GoldenDoesNotCompile(e.first_error()))?;
+        let buggy = ProgramRunner::new(buggy, limits.clone(), extractor.clone());
+        let golden = ProgramRunner::new(golden, limits.clone(), extractor);
+        let judge = ReferenceLabeller::new(golden.clone());
+        let mut probe = buggy.clone();
+        let mut failing_train = Vec::new();
+        for t in &subject.tests.train {
+            if let Some(input) = parse_input(&t.input).filter(|i| !i.is_empty()) {
+                let obs = probe.run(&input);
+                if judge.judge(&input, &obs).bug {
+                    failing_train.push((t.name.clone(), input));
+                }
+            }
+        }
+        let Some((_, template)) = failing_train.first() else {
+            return Err(SkipReason::NoFailingTrainTest);
+        };
+        let arity = template.len();
+        failing_train.retain(|(_, i)| i.len() == arity);
+        let mut tests = Vec::new();
+        let mut skipped = 0;
+        for t in subject.all_tests() {
+            match parse_input(&t.input) {
+                Some(i) if i.len() == arity => tests.push(i),
+                _ => skipped += 1,
+            }
+        }
+        Ok(Prepared {
+            id: subject.id.clone(),
+            buggy,
+            golden,
+            failing_train,
+            tests,
+            skipped,
+        })
+    }
+
+    /// Number of failing train tests a run can start from.
+    pub fn failing_train_tests(&self) -> usize {
+        self.failing_train.len()
+    }
+
+    /// Runs one loop (seeded with `seed`) with the golden program as labeller, up to the
+    /// largest budget, and measures the oracle when each budget is reached. The oracle
+    /// comes from `make_oracle`.
+    pub fn run<O: BugOracle>(
+        &self,
+        config: &EvalConfig,
+        run: usize,
+        seed: u64,
+        make_oracle: impl FnOnce() -> O,
+    ) -> Vec<RunMetrics> {
+        let (initial_test, start) = &self.failing_train[(seed as usize) % self.failing_train.len()];
+        let mut budgets = config.label_budgets.clone();
+        budgets.sort_unstable();
+        budgets.dedup();
+        let max_budget = budgets.last().copied().unwrap_or(0);
+        let active = ActiveConfig {
+            label_budget: max_budget,
+            ..config.active.clone()
+        };
+        let mut labeller = ReferenceLabeller::new(self.golden.clone());
+        let mut judged = Vec::new();
+        let mut lp = ActiveLoop::new(active, self.buggy.clone(), make_oracle(), start, None, seed);
+        let mut out = Vec::new();
+        let mut pending = budgets.iter().copied().peekable();
+        let mut asked = 0;
+        let stop = loop {
+            // Budget 0: the oracle learned from the initial test alone.
+            while pending.peek() == Some(&asked) {
+                out.push(self.measure(
+                    &mut lp,
+                    &labeller,
+                    &mut judged,
+                    run,
+                    seed,
+                    initial_test,
+                    asked,
+                    "label budget",
+                ));
+                pending.next();
+            }
+            match lp.next_step() {
+                Step::Ask(q) => {
+                    let label = labeller.label(&q);
+                    let _ = lp.answer(label);
+                    asked += 1;
+                }
+                Step::Done(reason) => break reason.to_string(),
+            }
+        };
+        for b in pending {
+            out.push(self.measure(
+                &mut lp,
+                &labeller,
+                &mut judged,
+                run,
+                seed,
+                initial_test,
+                b,
+                &stop,
+            ));
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn measure<O: BugOracle>(
+        &self,
+        lp: &mut ActiveLoop<ProgramRunner, O>,
+        labeller: &ReferenceLabeller,
+        judged: &mut Vec<bool>,
+        run: usize,
+        seed: u64,
+        initial_test: &str,
+        budget: usize,
+        stop: &str,
+    ) -> RunMetrics {
+        let asked: Vec<bool> = lp
+            .labelled()
+            .iter()
+            .filter(|t| t.asked)
+            .map(|t| t.label.bug)
+            .collect();
+        let report = lp.report();
+        // Generated tests are judged once, then remembered for the later budgets.
+        for g in &lp.generated()[judged.len()..] {
+            judged.push(labeller.judge(&g.input, &g.observation).bug);
+        }
+        let generated = judged.len();
+        let generated_failing = judged.iter().filter(|b| **b).count();
+        // A copy of the session's runner: word answers get the session's codes, and
+        // words first seen here do not change the codes the loop assigns later.
+        let mut runner = lp.runner().clone();
+        let validation: Vec<Validation> = self
+            .tests
+            .iter()
+            .map(|input| {
+                let obs = runner.run(input);
+                Validation {
+                    failing: labeller.judge(input, &obs).bug,
+                    point: point(input, &obs),
+                }
+            })
+            .collect();
+        let mut correct = 0;
+        let mut correct_failing = 0;
+        for v in &validation {
+            let predicted = lp.oracle().predict(&v.point);
+            if predicted == v.failing {
+                correct += 1;
+                if v.failing {
+                    correct_failing += 1;
+                }
+            }
+        }
+        RunMetrics {
+            subject: self.id.clone(),
+            run,
+            seed,
+            label_budget: budget,
+            initial_test: initial_test.to_string(),
+            labelled: asked.len(),
+            labelled_failing: asked.iter().filter(|b| **b).count(),
+            generated,
+            generated_failing,
+            validation: validation.len(),
+            validation_failing: validation.iter().filter(|v| v.failing).count(),
+            correct,
+            correct_failing,
+            validation_skipped: self.skipped,
+            look_ahead_learns: report.committee_learns,
+            learn_failures: report.learn_failures,
+            formula: report.formula,
+            stop: stop.to_string(),
+        }
+    }
+}
+
+/// The seed of run `run` of subject `id` under base seed `seed` (stable across platforms).
+pub fn run_seed(seed: u64, id: &str, run: usize) -> u64 {
+    // FNV-1a over the id, mixed with the base seed and the run number (splitmix64).
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in id.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    let mut z = h
+        ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ (run as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Mean and median of a metric over subjects (each subject's value: the mean over its
+/// runs; subjects where the metric is undefined are left out).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stat {
+    /// Mean over subjects.
+    pub mean: f64,
+    /// Median over subjects.
+    pub median: f64,
+    /// Subjects with a defined value.
+    pub n: usize,
+}
+
+impl Stat {
+    /// The statistic of `values` (NaNs ignored).
+    pub fn of(values: &[f64]) -> Stat {
+        let mut v: Vec<f64> = values.iter().copied().filter(|x| !x.is_nan()).collect();
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        if n == 0 {
+            return Stat {
+                mean: f64::NAN,
+                median: f64::NAN,
+                n,
+            };
+        }
+        let median = if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            (v[n / 2 - 1] + v[n / 2]) / 2.0
+        };
+        Stat {
+            mean: v.iter().sum::<f64>() / n as f64,
+            median,
+            n,
+        }
+    }
+}
+
+/// Aggregate figures for one label budget.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Aggregate {
+    /// Label budget l.
+    pub label_budget: usize,
+    /// Subjects measured.
+    pub subjects: usize,
+    /// Rows (subject x run).
+    pub rows: usize,
+    /// Oracle accuracy over subjects.
+    pub accuracy: Stat,
+    /// Conditional accuracy (on failing validation tests) over subjects.
+    pub conditional_accuracy: Stat,
+    /// Labelled tests per run, over subjects.
+    pub labelled: Stat,
+    /// Generated tests per run, over subjects.
+    pub generated: Stat,
+    /// Pooled probability that a labelled test is failing.
+    pub p_labelled_failing: f64,
+    /// Pooled probability that a generated test is failing.
+    pub p_generated_failing: f64,
+}
+
+impl Aggregate {
+    /// `p_labelled_failing / p_generated_failing`: the labelling-effort gain.
+    pub fn effort_ratio(&self) -> f64 {
+        self.p_labelled_failing / self.p_generated_failing
+    }
+}
+
+/// Aggregates rows per label budget (ascending).
+pub fn aggregate(rows: &[RunMetrics]) -> Vec<Aggregate> {
+    let mut budgets: Vec<usize> = rows.iter().map(|r| r.label_budget).collect();
+    budgets.sort_unstable();
+    budgets.dedup();
+    budgets
+        .into_iter()
+        .map(|b| {
+            let rs: Vec<&RunMetrics> = rows.iter().filter(|r| r.label_budget == b).collect();
+            let mut subjects: Vec<&str> = rs.iter().map(|r| r.subject.as_str()).collect();
+            subjects.sort_unstable();
+            subjects.dedup();
+            let per_subject = |f: &dyn Fn(&RunMetrics) -> f64| -> Vec<f64> {
+                subjects
+                    .iter()
+                    .map(|s| {
+                        let v: Vec<f64> = rs
+                            .iter()
+                            .filter(|r| r.subject == *s)
+                            .map(|r| f(r))
+                            .filter(|x| !x.is_nan())
+                            .collect();
+                        if v.is_empty() {
+                            f64::NAN
+                        } else {
+                            v.iter().sum::<f64>() / v.len() as f64
+                        }
+                    })
+                    .collect()
+            };
+            let sum = |f: &dyn Fn(&RunMetrics) -> usize| rs.iter().map(|r| f(r)).sum::<usize>();
+            Aggregate {
+                label_budget: b,
+                subjects: subjects.len(),
+                rows: rs.len(),
+                accuracy: Stat::of(&per_subject(&|r| r.accuracy())),
+                conditional_accuracy: Stat::of(&per_subject(&|r| r.conditional_accuracy())),
+                labelled: Stat::of(&per_subject(&|r| r.labelled as f64)),
+                generated: Stat::of(&per_subject(&|r| r.generated as f64)),
+                p_labelled_failing: ratio(sum(&|r| r.labelled_failing), sum(&|r| r.labelled)),
+                p_generated_failing: ratio(sum(&|r| r.generated_failing), sum(&|r| r.generated)),
+            }
+        })
+        .collect()
+}
+
+impl fmt::Display for Aggregate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "l={:<3} subjects={:<4} accuracy median {:.3} mean {:.3} | conditional median {:.3} mean {:.3} | labelled {:.1} generated {:.1} | P(labelled failing) {:.3} P(generated failing) {:.3} ratio {:.2}",
+            self.label_budget,
+            self.subjects,
+            self.accuracy.median,
+            self.accuracy.mean,
+            self.conditional_accuracy.median,
+            self.conditional_accuracy.mean,
+            self.labelled.mean,
+            self.generated.mean,
+            self.p_labelled_failing,
+            self.p_generated_failing,
+            self.effort_ratio()
+        )
+    }
+}

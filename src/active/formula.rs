@@ -1,0 +1,203 @@
+//! The real bug oracle for the loop: [`crate::oracle::Learner`] (smallest consistent formula) behind [`BugOracle`].
+
+use super::learner::{BugOracle, Example, LearnStatus};
+use super::num::Num;
+use crate::oracle::{Formula, LearnConfig, Learner, Value};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+
+/// The exact value of an input or output number. Floats are read from their shortest
+/// decimal form (`0.1` is 1/10, as the user typed it), integers as they are.
+pub fn value_of(n: &Num) -> Value {
+    match *n {
+        Num::Int(i) => Value::Int(i),
+        Num::Float(f) => decimal_value(f).unwrap_or(Value::Int(0)),
+    }
+}
+
+/// The exact rational of the shortest decimal text of `f` (`None` for NaN/infinity).
+fn decimal_value(f: f64) -> Option<Value> {
+    if !f.is_finite() {
+        return None;
+    }
+    // Rust's `Display` for f64 is the shortest round-trip form, never in exponent notation.
+    let text = format!("{f}");
+    let (neg, digits) = match text.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, text.as_str()),
+    };
+    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+    let mut numer: BigInt = format!("{int}{frac}").parse().ok()?;
+    if neg {
+        numer = -numer;
+    }
+    let denom = BigInt::from(10u32).pow(frac.len() as u32);
+    Some(Value::from_rational(BigRational::new(numer, denom)))
+}
+
+/// The points of the loop as the learner's values.
+fn values(point: &[Num]) -> Vec<Value> {
+    point.iter().map(value_of).collect()
+}
+
+/// Variable names for `arity` values: `x1 .. x(n)` for the inputs and `out` for the output.
+pub fn variable_names(arity: usize) -> Vec<String> {
+    let mut names: Vec<String> = (1..arity).map(|i| format!("x{i}")).collect();
+    names.push("out".to_string());
+    names
+}
+
+/// [`Learner`] as the active loop's oracle. Examples are added incrementally (the loop's
+/// list only grows); the current formula is the last consistent one (a failed learn
+/// keeps the previous formula; before any formula, every run is predicted "bug").
+pub struct FormulaOracle {
+    config: LearnConfig,
+    learner: Option<Learner>,
+    added: usize,
+    formula: Option<Formula>,
+    /// Learn calls that found no formula (current and look-ahead).
+    pub failures: usize,
+}
+
+impl Default for FormulaOracle {
+    fn default() -> Self {
+        FormulaOracle::new()
+    }
+}
+
+impl FormulaOracle {
+    /// An oracle with the learner's default settings.
+    pub fn new() -> FormulaOracle {
+        FormulaOracle::with_config(LearnConfig::default())
+    }
+
+    /// An oracle with the given learner settings.
+    pub fn with_config(config: LearnConfig) -> FormulaOracle {
+        FormulaOracle {
+            config,
+            learner: None,
+            added: 0,
+            formula: None,
+            failures: 0,
+        }
+    }
+
+    /// The current formula.
+    pub fn formula(&self) -> Option<&Formula> {
+        self.formula.as_ref()
+    }
+
+    /// Brings the learner up to date with `examples` (which extend the ones added).
+    fn sync(&mut self, examples: &[Example]) -> Option<&mut Learner> {
+        if examples.len() < self.added {
+            self.learner = None;
+            self.added = 0;
+        }
+        if self.learner.is_none() {
+            let arity = examples.first()?.point.len();
+            self.learner = Some(Learner::new(variable_names(arity), self.config.clone()));
+        }
+        let learner = self.learner.as_mut()?;
+        for e in &examples[self.added..] {
+            // A point of the wrong arity cannot be learned from; it is left out.
+            let _ = learner.add_example(values(&e.point), e.bug);
+        }
+        self.added = examples.len();
+        Some(learner)
+    }
+}
+
+impl BugOracle for FormulaOracle {
+    fn learn(&mut self, examples: &[Example]) -> LearnStatus {
+        let Some(learner) = self.sync(examples) else {
+            return LearnStatus::Failed;
+        };
+        let report = learner.learn();
+        match report.formula {
+            Some(f) if report.stop == crate::oracle::StopReason::Found => {
+                self.formula = Some(f);
+                LearnStatus::Consistent
+            }
+            _ => {
+                self.failures += 1;
+                LearnStatus::Failed
+            }
+        }
+    }
+
+    fn predict(&self, point: &[Num]) -> bool {
+        match &self.formula {
+            Some(f) => f.eval(&values(point)),
+            None => true,
+        }
+    }
+
+    fn predict_with(
+        &mut self,
+        examples: &[Example],
+        extra: &Example,
+        query: &[Num],
+    ) -> Option<bool> {
+        let learner = self.sync(examples)?;
+        let report = learner.learn_with(&values(&extra.point), extra.bug);
+        match report.formula {
+            Some(f) if report.stop == crate::oracle::StopReason::Found => {
+                Some(f.eval(&values(query)))
+            }
+            _ => {
+                self.failures += 1;
+                None
+            }
+        }
+    }
+
+    fn committee(
+        &mut self,
+        examples: &[Example],
+        neighbours: &[Vec<Num>],
+        query: &[Num],
+    ) -> Vec<[Option<bool>; 2]> {
+        let q = values(query);
+        let points: Vec<Vec<Value>> = neighbours.iter().map(|n| values(n)).collect();
+        let Some(learner) = self.sync(examples) else {
+            return vec![[None, None]; neighbours.len()];
+        };
+        let mut out = vec![[None, None]; neighbours.len()];
+        let mut failures = 0;
+        for h in learner.committee(&points) {
+            let vote = match h.report.formula {
+                Some(f) if h.report.stop == crate::oracle::StopReason::Found => Some(f.eval(&q)),
+                _ => {
+                    failures += 1;
+                    None
+                }
+            };
+            if let Some(slot) = out.get_mut(h.neighbour) {
+                slot[usize::from(h.bug)] = vote;
+            }
+        }
+        self.failures += failures;
+        out
+    }
+
+    fn describe(&self) -> String {
+        match &self.formula {
+            Some(f) => f.to_string(),
+            None => "(no formula yet: every run counts as a bug)".to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_are_read_as_their_decimal_text() {
+        assert_eq!(value_of(&Num::Float(0.1)), Value::fraction(1, 10).unwrap());
+        assert_eq!(value_of(&Num::Float(-2.5)), Value::fraction(-5, 2).unwrap());
+        assert_eq!(value_of(&Num::Float(3.0)), Value::Int(3));
+        assert_eq!(value_of(&Num::Int(-7)), Value::Int(-7));
+        assert_eq!(variable_names(3), vec!["x1", "x2", "out"]);
+    }
+}

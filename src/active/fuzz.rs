@@ -1,0 +1,311 @@
+//! Learn2fix's mutational fuzzer: new inputs of the same shape from failing seeds by stacked per-position operators.
+
+use super::num::{key, Num, NumKey};
+use rand::rngs::StdRng;
+use rand::RngExt;
+use std::collections::HashSet;
+
+/// The kind of an input position; mutants keep the kind of every position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// An integer position.
+    Int,
+    /// A floating-point position.
+    Float,
+}
+
+impl Kind {
+    /// The kind of a value.
+    pub fn of(n: &Num) -> Kind {
+        match n {
+            Num::Int(_) => Kind::Int,
+            Num::Float(_) => Kind::Float,
+        }
+    }
+}
+
+/// An inclusive range an input position must stay in ("n is between 1 and 100").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Range {
+    /// Smallest allowed value.
+    pub min: f64,
+    /// Largest allowed value.
+    pub max: f64,
+}
+
+impl Range {
+    /// Whether `n` lies in the range.
+    pub fn contains(&self, n: &Num) -> bool {
+        let v = match *n {
+            Num::Int(i) => i as f64,
+            Num::Float(f) => f,
+        };
+        self.min <= v && v <= self.max
+    }
+}
+
+/// One per-position mutation operator (Learn2fix's list).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    /// Keep the value.
+    Keep,
+    /// Add 1.
+    Inc,
+    /// Subtract 1.
+    Dec,
+    /// Add 10.
+    Add10,
+    /// Subtract 10.
+    Sub10,
+    /// Multiply by 10.
+    Times10,
+    /// Divide by 10 (truncating for integers).
+    Div10,
+    /// A random value near the current one (within half its magnitude, at least 5).
+    Near,
+    /// A random small value in `-16..=16`.
+    Small,
+    /// A boundary value: 0, 1, -1 or a type limit.
+    Boundary,
+}
+
+/// All operators, drawn uniformly.
+pub const OPS: [Op; 10] = [
+    Op::Keep,
+    Op::Inc,
+    Op::Dec,
+    Op::Add10,
+    Op::Sub10,
+    Op::Times10,
+    Op::Div10,
+    Op::Near,
+    Op::Small,
+    Op::Boundary,
+];
+
+/// Integer boundary values: C `int` and `long long` limits besides 0, 1, -1.
+const INT_BOUNDARIES: [i64; 7] = [
+    0,
+    1,
+    -1,
+    i32::MAX as i64,
+    i32::MIN as i64,
+    i64::MAX,
+    i64::MIN,
+];
+
+/// Float boundary values (finite: inputs are typed as text).
+const FLOAT_BOUNDARIES: [f64; 5] = [0.0, 1.0, -1.0, 1e9, -1e9];
+
+/// Fuzzer settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FuzzConfig {
+    /// Largest number of operators stacked on one position (k); each position gets
+    /// `1..=k`. Default 2.
+    pub max_stack: usize,
+    /// Optional range per input position (missing entries: unbounded).
+    pub ranges: Vec<Option<Range>>,
+    /// Attempts to find a new (not yet seen) input before giving up. Default 1000.
+    pub max_attempts: usize,
+}
+
+impl Default for FuzzConfig {
+    fn default() -> Self {
+        FuzzConfig {
+            max_stack: 2,
+            ranges: Vec::new(),
+            max_attempts: 1000,
+        }
+    }
+}
+
+/// Why the fuzzer produced no new input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum FuzzStop {
+    /// `max_attempts` mutants in a row were all duplicates.
+    #[error("no new input after {0} attempts")]
+    Exhausted(usize),
+    /// There was no seed to mutate.
+    #[error("no seed to mutate")]
+    NoSeed,
+}
+
+/// The fuzzer: input shape (kinds per position), settings, and the set of inputs seen.
+/// Randomness comes from the caller's seeded generator, so runs replay exactly.
+#[derive(Debug, Clone)]
+pub struct Fuzzer {
+    kinds: Vec<Kind>,
+    config: FuzzConfig,
+    seen: HashSet<Vec<NumKey>>,
+}
+
+impl Fuzzer {
+    /// A fuzzer for inputs shaped like `template` (length and kinds); the template counts
+    /// as seen.
+    pub fn new(template: &[Num], config: FuzzConfig) -> Fuzzer {
+        let mut fuzzer = Fuzzer {
+            kinds: template.iter().map(Kind::of).collect(),
+            config,
+            seen: HashSet::new(),
+        };
+        fuzzer.mark_seen(template);
+        fuzzer
+    }
+
+    /// The kinds of the input positions.
+    pub fn kinds(&self) -> &[Kind] {
+        &self.kinds
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &FuzzConfig {
+        &self.config
+    }
+
+    /// Records `input` as seen, so [`Fuzzer::next`] never returns it.
+    pub fn mark_seen(&mut self, input: &[Num]) {
+        self.seen.insert(input.iter().map(key).collect());
+    }
+
+    /// Whether `input` was seen.
+    pub fn is_seen(&self, input: &[Num]) -> bool {
+        self.seen
+            .contains(&input.iter().map(key).collect::<Vec<_>>())
+    }
+
+    /// Number of distinct inputs seen.
+    pub fn seen_count(&self) -> usize {
+        self.seen.len()
+    }
+
+    /// One mutant of `seed` (not deduplicated): every position gets a stack of `1..=k`
+    /// operators, keeps its kind and stays in its range.
+    pub fn mutate(&self, seed: &[Num], rng: &mut StdRng) -> Vec<Num> {
+        self.kinds
+            .iter()
+            .enumerate()
+            .map(|(i, &kind)| {
+                let start = coerce(seed.get(i).copied().unwrap_or(Num::Int(0)), kind);
+                let range = self.config.ranges.get(i).copied().flatten();
+                mutate_value(start, kind, range, self.config.max_stack.max(1), rng)
+            })
+            .collect()
+    }
+
+    /// A new input: a mutant of a seed drawn uniformly from `seeds`, never seen before
+    /// (it is then marked seen).
+    pub fn next(&mut self, seeds: &[&[Num]], rng: &mut StdRng) -> Result<Vec<Num>, FuzzStop> {
+        if seeds.is_empty() {
+            return Err(FuzzStop::NoSeed);
+        }
+        for _ in 0..self.config.max_attempts {
+            let seed = seeds[rng.random_range(0..seeds.len())];
+            let mutant = self.mutate(seed, rng);
+            let k: Vec<NumKey> = mutant.iter().map(key).collect();
+            if self.seen.insert(k) {
+                return Ok(mutant);
+            }
+        }
+        Err(FuzzStop::Exhausted(self.config.max_attempts))
+    }
+}
+
+/// `n` as a value of `kind` (a float seed at an integer position is truncated).
+fn coerce(n: Num, kind: Kind) -> Num {
+    match (n, kind) {
+        (Num::Int(i), Kind::Float) => Num::Float(i as f64),
+        (Num::Float(f), Kind::Int) => Num::Int(f as i64),
+        (n, _) => n,
+    }
+}
+
+/// Applies a stack of operators to one value, honouring `range`: a result outside the
+/// range is drawn again (a few times), then replaced by a uniform value in the range.
+fn mutate_value(
+    start: Num,
+    kind: Kind,
+    range: Option<Range>,
+    max_stack: usize,
+    rng: &mut StdRng,
+) -> Num {
+    for _ in 0..8 {
+        let depth = rng.random_range(1..=max_stack);
+        let mut v = start;
+        for _ in 0..depth {
+            let op = OPS[rng.random_range(0..OPS.len())];
+            v = apply(op, v, rng);
+        }
+        match range {
+            Some(r) if !r.contains(&v) => continue,
+            _ => return v,
+        }
+    }
+    let r = range.expect("only a range can reject a value");
+    uniform_in(r, kind, rng)
+}
+
+/// A uniform value of `kind` in `r` (an empty integer range gives its clamped lower end).
+fn uniform_in(r: Range, kind: Kind, rng: &mut StdRng) -> Num {
+    match kind {
+        Kind::Int => {
+            let lo = r.min.ceil().clamp(i64::MIN as f64, i64::MAX as f64) as i64;
+            let hi = r.max.floor().clamp(i64::MIN as f64, i64::MAX as f64) as i64;
+            if lo <= hi {
+                Num::Int(rng.random_range(lo..=hi))
+            } else {
+                Num::Int(lo)
+            }
+        }
+        Kind::Float => {
+            if r.min < r.max && r.min.is_finite() && r.max.is_finite() {
+                Num::Float(rng.random_range(r.min..=r.max))
+            } else {
+                Num::Float(if r.min.is_finite() { r.min } else { 0.0 })
+            }
+        }
+    }
+}
+
+/// One operator on one value; integers saturate instead of overflowing, floats stay finite.
+pub fn apply(op: Op, v: Num, rng: &mut StdRng) -> Num {
+    match v {
+        Num::Int(x) => Num::Int(match op {
+            Op::Keep => x,
+            Op::Inc => x.saturating_add(1),
+            Op::Dec => x.saturating_sub(1),
+            Op::Add10 => x.saturating_add(10),
+            Op::Sub10 => x.saturating_sub(10),
+            Op::Times10 => x.saturating_mul(10),
+            Op::Div10 => x / 10,
+            Op::Near => {
+                let d = (x.unsigned_abs() / 2).clamp(5, i64::MAX as u64 / 2) as i64;
+                x.saturating_add(rng.random_range(-d..=d))
+            }
+            Op::Small => rng.random_range(-16..=16),
+            Op::Boundary => INT_BOUNDARIES[rng.random_range(0..INT_BOUNDARIES.len())],
+        }),
+        Num::Float(x) => {
+            let y = match op {
+                Op::Keep => x,
+                Op::Inc => x + 1.0,
+                Op::Dec => x - 1.0,
+                Op::Add10 => x + 10.0,
+                Op::Sub10 => x - 10.0,
+                Op::Times10 => x * 10.0,
+                Op::Div10 => x / 10.0,
+                Op::Near => {
+                    let d = (x.abs() / 2.0).max(5.0);
+                    round2(x + rng.random_range(-d..=d))
+                }
+                Op::Small => round2(rng.random_range(-16.0..=16.0)),
+                Op::Boundary => FLOAT_BOUNDARIES[rng.random_range(0..FLOAT_BOUNDARIES.len())],
+            };
+            Num::Float(if y.is_finite() { y } else { x })
+        }
+    }
+}
+
+/// Rounds a random float to two decimals, so a person can read and type it.
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}

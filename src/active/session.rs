@@ -1,0 +1,512 @@
+//! Learn2fix Algorithms 1 and 2 as a step-able state machine: fuzz, decide2label, ask, learn.
+
+use super::fuzz::{FuzzConfig, FuzzStop, Fuzzer};
+use super::learner::{BugOracle, Example, LearnStatus};
+use super::num::{format_input, Num};
+use super::observe::{Observation, Runner};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use std::fmt;
+
+/// Settings of the active loop.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActiveConfig {
+    /// Label budget l: questions asked before stopping (the initial failing test is given,
+    /// not asked). Default 20.
+    pub label_budget: usize,
+    /// Committee size S: neighbours per decide2label, two look-ahead oracles each.
+    /// Default 10.
+    pub committee: usize,
+    /// Generation budget: candidate tests considered before stopping. Default 200.
+    pub max_generated: usize,
+    /// Committee budget: look-ahead learn calls per session. When it is used up,
+    /// decide2label asks only where the current oracle predicts "bug" (reported in
+    /// [`Report::committee_exhausted`]). Default 300.
+    pub max_look_ahead_learns: usize,
+    /// Fuzzer settings.
+    pub fuzz: FuzzConfig,
+}
+
+impl Default for ActiveConfig {
+    fn default() -> Self {
+        ActiveConfig {
+            label_budget: 20,
+            committee: 10,
+            max_generated: 200,
+            max_look_ahead_learns: 300,
+            fuzz: FuzzConfig::default(),
+        }
+    }
+}
+
+/// A person's or a reference program's verdict on one test.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    /// The test shows the bug.
+    pub bug: bool,
+    /// What the program should have printed, when known.
+    pub expected: Option<String>,
+}
+
+impl Label {
+    /// "bug", without expected output.
+    pub fn bug() -> Label {
+        Label {
+            bug: true,
+            expected: None,
+        }
+    }
+
+    /// "ok", without expected output.
+    pub fn ok() -> Label {
+        Label {
+            bug: false,
+            expected: None,
+        }
+    }
+}
+
+/// Why a test is sent to the labeller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AskReason {
+    /// The current oracle predicts "bug".
+    OraclePredictsBug,
+    /// At least half of the 2S look-one-ahead oracles vote "bug".
+    Committee {
+        /// Votes for "bug".
+        bug_votes: usize,
+        /// Votes cast (2S).
+        votes: usize,
+    },
+}
+
+/// A question for the labeller: is this run a bug?
+#[derive(Debug, Clone, PartialEq)]
+pub struct Query {
+    /// The input values.
+    pub input: Vec<Num>,
+    /// What the program did on them.
+    pub observation: Observation,
+    /// Why it is asked.
+    pub reason: AskReason,
+}
+
+impl fmt::Display for Query {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "for input {} the program prints {:?}: is that the bug?",
+            format_input(&self.input),
+            self.observation.stdout.trim()
+        )
+    }
+}
+
+/// Why the loop stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum StopReason {
+    /// The label budget l is used up.
+    #[error("label budget used up")]
+    LabelBudget,
+    /// The generation budget is used up.
+    #[error("generation budget used up")]
+    GenerationBudget,
+    /// The fuzzer found no new input.
+    #[error("fuzzer stopped: {0}")]
+    Fuzzer(FuzzStop),
+}
+
+/// One step of the loop: a question, or the end.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// Ask the labeller this.
+    Ask(Query),
+    /// The loop is over.
+    Done(StopReason),
+}
+
+/// An answer that does not fit the loop's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum AnswerError {
+    /// [`ActiveLoop::answer`] was called without a pending question.
+    #[error("no question is pending")]
+    NoPendingQuery,
+}
+
+/// A labelled test.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabelledTest {
+    /// The input values.
+    pub input: Vec<Num>,
+    /// What the program did.
+    pub observation: Observation,
+    /// The verdict.
+    pub label: Label,
+    /// Asked by the loop (false for the initial failing test).
+    pub asked: bool,
+}
+
+impl LabelledTest {
+    /// The learner's example: inputs, then the output value.
+    pub fn example(&self) -> Example {
+        Example {
+            point: point(&self.input, &self.observation),
+            bug: self.label.bug,
+        }
+    }
+}
+
+/// A generated candidate test and whether it was asked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GeneratedTest {
+    /// The input values.
+    pub input: Vec<Num>,
+    /// What the program did.
+    pub observation: Observation,
+    /// Sent to the labeller.
+    pub asked: bool,
+}
+
+/// The learner's point of a run: inputs then output value.
+pub fn point(input: &[Num], obs: &Observation) -> Vec<Num> {
+    let mut p = input.to_vec();
+    p.push(obs.value);
+    p
+}
+
+/// Counters of a loop, with the stop reason: the report a run ends with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// Why it stopped (`None` while running).
+    pub stop: Option<StopReason>,
+    /// Questions answered.
+    pub labels: usize,
+    /// Of those, labelled "bug".
+    pub labelled_bug: usize,
+    /// Candidate tests generated.
+    pub generated: usize,
+    /// Program runs (candidates and committee neighbours).
+    pub executions: usize,
+    /// Look-ahead learn calls.
+    pub committee_learns: usize,
+    /// Learn calls that found no consistent formula.
+    pub learn_failures: usize,
+    /// The committee budget was used up (later candidates were judged by the current
+    /// oracle alone).
+    pub committee_exhausted: bool,
+    /// The current oracle.
+    pub formula: String,
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.stop {
+            Some(s) => writeln!(f, "stopped: {s}")?,
+            None => writeln!(f, "running")?,
+        }
+        writeln!(
+            f,
+            "labels: {} ({} bug), generated: {}, executions: {}, look-ahead learns: {}{}, failed learns: {}",
+            self.labels,
+            self.labelled_bug,
+            self.generated,
+            self.executions,
+            self.committee_learns,
+            if self.committee_exhausted {
+                " (budget used up)"
+            } else {
+                ""
+            },
+            self.learn_failures
+        )?;
+        write!(f, "oracle: {}", self.formula)
+    }
+}
+
+/// Answers queries: a person (the UI) or a reference program.
+pub trait Labeller {
+    /// The verdict on `query`.
+    fn label(&mut self, query: &Query) -> Label;
+}
+
+impl<F: FnMut(&Query) -> Label> Labeller for F {
+    fn label(&mut self, query: &Query) -> Label {
+        self(query)
+    }
+}
+
+/// Learn2fix's loop (Algorithm 1) with decide2label (Algorithm 2), one question at a
+/// time: call [`ActiveLoop::next_step`], then [`ActiveLoop::answer`] for a question.
+///
+/// decide2label: ask when the current oracle predicts "bug"; otherwise fuzz S neighbours
+/// of the candidate, and for each learn two look-ahead oracles (neighbour labelled "ok",
+/// labelled "bug"); ask when at least half of the 2S vote "bug" on the candidate. The
+/// look-ahead oracle whose hypothetical label the current oracle already predicts is the
+/// current oracle (a smallest consistent formula stays smallest and consistent), so it
+/// votes "ok" without a learn call; counting stops as soon as the outcome is decided
+/// (with those S "ok" votes, one more "ok" decides). A look-ahead that finds no formula
+/// votes "bug" (in doubt, ask).
+pub struct ActiveLoop<R: Runner, O: BugOracle> {
+    config: ActiveConfig,
+    runner: R,
+    oracle: O,
+    fuzzer: Fuzzer,
+    rng: StdRng,
+    labelled: Vec<LabelledTest>,
+    examples: Vec<Example>,
+    generated: Vec<GeneratedTest>,
+    pending: Option<Query>,
+    stop: Option<StopReason>,
+    executions: usize,
+    committee_learns: usize,
+    learn_failures: usize,
+}
+
+impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
+    /// A loop for the program behind `runner`, starting from `failing` (known to show
+    /// the bug, with an optional expected output), with randomness from `seed`.
+    pub fn new(
+        config: ActiveConfig,
+        mut runner: R,
+        oracle: O,
+        failing: &[Num],
+        expected: Option<String>,
+        seed: u64,
+    ) -> Self {
+        let fuzzer = Fuzzer::new(failing, config.fuzz.clone());
+        let observation = runner.run(failing);
+        let mut this = ActiveLoop {
+            config,
+            runner,
+            oracle,
+            fuzzer,
+            rng: StdRng::seed_from_u64(seed),
+            labelled: Vec::new(),
+            examples: Vec::new(),
+            generated: Vec::new(),
+            pending: None,
+            stop: None,
+            executions: 1,
+            committee_learns: 0,
+            learn_failures: 0,
+        };
+        this.add_label(LabelledTest {
+            input: failing.to_vec(),
+            observation,
+            label: Label {
+                bug: true,
+                expected,
+            },
+            asked: false,
+        });
+        this
+    }
+
+    /// The next question, or the end. Calling it again without an answer returns the
+    /// same question.
+    pub fn next_step(&mut self) -> Step {
+        if let Some(q) = &self.pending {
+            return Step::Ask(q.clone());
+        }
+        if let Some(s) = self.stop {
+            return Step::Done(s);
+        }
+        loop {
+            if self.asked() >= self.config.label_budget {
+                return self.finish(StopReason::LabelBudget);
+            }
+            if self.generated.len() >= self.config.max_generated {
+                return self.finish(StopReason::GenerationBudget);
+            }
+            let seeds: Vec<&[Num]> = self
+                .labelled
+                .iter()
+                .filter(|t| t.label.bug)
+                .map(|t| t.input.as_slice())
+                .collect();
+            let input = match self.fuzzer.next(&seeds, &mut self.rng) {
+                Ok(i) => i,
+                Err(e) => return self.finish(StopReason::Fuzzer(e)),
+            };
+            let observation = self.runner.run(&input);
+            self.executions += 1;
+            let reason = self.decide_to_label(&input, &observation);
+            self.generated.push(GeneratedTest {
+                input: input.clone(),
+                observation: observation.clone(),
+                asked: reason.is_some(),
+            });
+            if let Some(reason) = reason {
+                let q = Query {
+                    input,
+                    observation,
+                    reason,
+                };
+                self.pending = Some(q.clone());
+                return Step::Ask(q);
+            }
+        }
+    }
+
+    /// Records the answer to the pending question and relearns the oracle.
+    pub fn answer(&mut self, label: Label) -> Result<(), AnswerError> {
+        let q = self.pending.take().ok_or(AnswerError::NoPendingQuery)?;
+        self.add_label(LabelledTest {
+            input: q.input,
+            observation: q.observation,
+            label,
+            asked: true,
+        });
+        Ok(())
+    }
+
+    /// Runs to the end, asking `labeller` every question.
+    pub fn run(&mut self, labeller: &mut dyn Labeller) -> Report {
+        while let Step::Ask(q) = self.next_step() {
+            let label = labeller.label(&q);
+            // A question is pending here, so answering cannot fail.
+            let _ = self.answer(label);
+        }
+        self.report()
+    }
+
+    /// The current counters.
+    pub fn report(&self) -> Report {
+        Report {
+            stop: self.stop,
+            labels: self.asked(),
+            labelled_bug: self
+                .labelled
+                .iter()
+                .filter(|t| t.asked && t.label.bug)
+                .count(),
+            generated: self.generated.len(),
+            executions: self.executions,
+            committee_learns: self.committee_learns,
+            learn_failures: self.learn_failures,
+            committee_exhausted: self.committee_learns >= self.config.max_look_ahead_learns,
+            formula: self.oracle.describe(),
+        }
+    }
+
+    /// All labelled tests, the initial failing one first.
+    pub fn labelled(&self) -> &[LabelledTest] {
+        &self.labelled
+    }
+
+    /// All generated candidate tests, in order.
+    pub fn generated(&self) -> &[GeneratedTest] {
+        &self.generated
+    }
+
+    /// The learner with its current hypothesis.
+    pub fn oracle(&self) -> &O {
+        &self.oracle
+    }
+
+    /// The program runner.
+    pub fn runner(&self) -> &R {
+        &self.runner
+    }
+
+    /// The program runner, mutable.
+    pub fn runner_mut(&mut self) -> &mut R {
+        &mut self.runner
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &ActiveConfig {
+        &self.config
+    }
+
+    /// Whether the current oracle flags a run.
+    pub fn predicts_bug(&self, input: &[Num], obs: &Observation) -> bool {
+        self.oracle.predict(&point(input, obs))
+    }
+
+    fn asked(&self) -> usize {
+        self.labelled.iter().filter(|t| t.asked).count()
+    }
+
+    fn finish(&mut self, reason: StopReason) -> Step {
+        self.stop = Some(reason);
+        Step::Done(reason)
+    }
+
+    fn add_label(&mut self, test: LabelledTest) {
+        self.fuzzer.mark_seen(&test.input);
+        self.examples.push(test.example());
+        self.labelled.push(test);
+        if self.oracle.learn(&self.examples) == LearnStatus::Failed {
+            self.learn_failures += 1;
+        }
+    }
+
+    /// Algorithm 2 (decide2label).
+    fn decide_to_label(&mut self, input: &[Num], obs: &Observation) -> Option<AskReason> {
+        let p = point(input, obs);
+        if self.oracle.predict(&p) {
+            return Some(AskReason::OraclePredictsBug);
+        }
+        if self.committee_learns >= self.config.max_look_ahead_learns {
+            return None;
+        }
+        let s = self.config.committee;
+        let votes = 2 * s;
+        let mut bug_votes = 0;
+        let mut ok_votes = 0;
+        for _ in 0..s {
+            let neighbour = self.neighbour(input);
+            let nobs = self.runner.run(&neighbour);
+            self.executions += 1;
+            let np = point(&neighbour, &nobs);
+            let predicted = self.oracle.predict(&np);
+            for hypothetical in [false, true] {
+                let vote = if hypothetical == predicted {
+                    // The look-ahead oracle is the current one, which says "ok" on `p`.
+                    false
+                } else if self.committee_learns >= self.config.max_look_ahead_learns {
+                    // Committee budget used up: the current oracle's "ok" stands.
+                    return None;
+                } else {
+                    self.committee_learns += 1;
+                    let extra = Example {
+                        point: np.clone(),
+                        bug: hypothetical,
+                    };
+                    match self.oracle.predict_with(&self.examples, &extra, &p) {
+                        Some(v) => v,
+                        None => {
+                            self.learn_failures += 1;
+                            true
+                        }
+                    }
+                };
+                if vote {
+                    bug_votes += 1;
+                } else {
+                    ok_votes += 1;
+                }
+                if 2 * bug_votes >= votes {
+                    return Some(AskReason::Committee { bug_votes, votes });
+                }
+                if 2 * ok_votes > votes {
+                    return None;
+                }
+            }
+        }
+        None
+    }
+
+    /// A mutant of `input` that differs from it (if the fuzzer finds one quickly).
+    fn neighbour(&mut self, input: &[Num]) -> Vec<Num> {
+        let mut n = self.fuzzer.mutate(input, &mut self.rng);
+        for _ in 0..8 {
+            if n != input {
+                break;
+            }
+            n = self.fuzzer.mutate(input, &mut self.rng);
+        }
+        n
+    }
+}

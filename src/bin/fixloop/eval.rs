@@ -1,0 +1,397 @@
+//! `fixloop eval`: Learn2fix's oracle evaluation over a corpus, the golden program as labeller, with the paper's metrics.
+
+use clap::Args;
+use fixloop::active::eval::{aggregate, run_seed, EvalConfig, Prepared, RunMetrics, SkipReason};
+use fixloop::active::formula::FormulaOracle;
+use fixloop::active::{ActiveConfig, FuzzConfig};
+use fixloop::corpus::Subject;
+use fixloop::lang::Limits;
+use fixloop::oracle::LearnConfig;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Arguments of `fixloop eval`.
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    /// A folder of subject JSON files (searched recursively; manifest.json is skipped).
+    pub dir: PathBuf,
+    /// Label budgets l, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "10,20,30")]
+    pub labels: Vec<usize>,
+    /// Runs per subject (different seeds, and initial failing tests where there are several).
+    #[arg(long, default_value_t = 1)]
+    pub runs: usize,
+    /// Base random seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Write per-subject, per-run, per-budget rows to this CSV file.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    /// Committee size S (2S look-ahead oracles).
+    #[arg(long, default_value_t = ActiveConfig::default().committee)]
+    pub committee: usize,
+    /// Generation budget: candidate tests per run.
+    #[arg(long, default_value_t = ActiveConfig::default().max_generated)]
+    pub max_generated: usize,
+    /// Committee budget: look-ahead learns per run.
+    #[arg(long, default_value_t = ActiveConfig::default().max_look_ahead_learns)]
+    pub max_look_ahead_learns: usize,
+    /// Fuel (steps) per program run.
+    #[arg(long, default_value_t = Limits::default().fuel)]
+    pub fuel: u64,
+    /// Learner: largest formula size in literals.
+    #[arg(long, default_value_t = LearnConfig::default().max_literals)]
+    pub max_literals: usize,
+    /// Learner: most clauses (CNF) or terms (DNF).
+    #[arg(long, default_value_t = LearnConfig::default().max_clauses)]
+    pub max_clauses: usize,
+    /// Learner: most SAT calls per learn call.
+    #[arg(long, default_value_t = LearnConfig::default().max_sat_calls)]
+    pub max_sat_calls: usize,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Only subjects whose id contains this text.
+    #[arg(long)]
+    pub filter: Option<String>,
+    /// Only every K-th subject file (in sorted order), for a quick sample of a corpus.
+    #[arg(long, default_value_t = 1)]
+    pub stride: usize,
+}
+
+/// The paper's Learn2fix medians on 552 Codeflaws subjects: (l, accuracy, conditional accuracy).
+const PAPER: [(usize, f64, f64); 3] = [(10, 0.750, 0.776), (20, 0.833, 0.791), (30, 0.861, 0.800)];
+
+fn subject_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if dir.is_file() {
+        out.push(dir.to_path_buf());
+        return Ok(());
+    }
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            subject_files(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "json")
+            && path.file_name().is_some_and(|n| n != "manifest.json")
+        {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// CPU time of the calling thread in seconds (Linux `/proc/thread-self/schedstat`), so
+/// figures stay meaningful on a loaded machine; `None` elsewhere.
+fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 / 1e9)
+}
+
+/// What one subject gave.
+enum SubjectResult {
+    Done {
+        rows: Vec<RunMetrics>,
+        seconds: f64,
+        cpu_seconds: f64,
+    },
+    Skipped(String, SkipReason),
+    Unreadable(String, String),
+}
+
+fn evaluate(
+    path: &Path,
+    config: &EvalConfig,
+    learn: &LearnConfig,
+    runs: usize,
+    seed: u64,
+) -> SubjectResult {
+    let name = path.display().to_string();
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => return SubjectResult::Unreadable(name, e.to_string()),
+    };
+    let subject = match Subject::from_json(&text) {
+        Ok(s) => s,
+        Err(e) => return SubjectResult::Unreadable(name, e.to_string()),
+    };
+    let start = Instant::now();
+    let cpu_start = thread_cpu_seconds();
+    let prepared = match Prepared::new(&subject, &config.limits) {
+        Ok(p) => p,
+        Err(e) => return SubjectResult::Skipped(subject.id, e),
+    };
+    let mut rows = Vec::new();
+    for run in 0..runs {
+        let s = run_seed(seed, &subject.id, run);
+        rows.extend(prepared.run(config, run, s, || FormulaOracle::with_config(learn.clone())));
+    }
+    let cpu_seconds = match (cpu_start, thread_cpu_seconds()) {
+        (Some(a), Some(b)) => b - a,
+        _ => f64::NAN,
+    };
+    SubjectResult::Done {
+        rows,
+        seconds: start.elapsed().as_secs_f64(),
+        cpu_seconds,
+    }
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn write_csv(path: &Path, rows: &[(RunMetrics, f64)]) -> std::io::Result<()> {
+    let mut out = String::from(
+        "subject,run,seed,label_budget,initial_test,labelled,labelled_failing,generated,generated_failing,validation,validation_failing,correct,correct_failing,accuracy,conditional_accuracy,p_labelled_failing,p_generated_failing,look_ahead_learns,learn_failures,subject_time_s,stop,formula\n",
+    );
+    for (r, t) in rows {
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{},{},{:.3},{},{}\n",
+            csv_field(&r.subject),
+            r.run,
+            r.seed,
+            r.label_budget,
+            csv_field(&r.initial_test),
+            r.labelled,
+            r.labelled_failing,
+            r.generated,
+            r.generated_failing,
+            r.validation,
+            r.validation_failing,
+            r.correct,
+            r.correct_failing,
+            r.accuracy(),
+            r.conditional_accuracy(),
+            r.p_labelled_failing(),
+            r.p_generated_failing(),
+            r.look_ahead_learns,
+            r.learn_failures,
+            t,
+            csv_field(&r.stop),
+            csv_field(&r.formula)
+        ));
+    }
+    std::fs::write(path, out)
+}
+
+/// Runs `fixloop eval`.
+pub fn run(args: EvalArgs) -> ExitCode {
+    let started = Instant::now();
+    let mut files = Vec::new();
+    if let Err(e) = subject_files(&args.dir, &mut files) {
+        eprintln!("error: cannot read {}: {e}", args.dir.display());
+        return ExitCode::from(2);
+    }
+    files.sort();
+    if let Some(f) = &args.filter {
+        files.retain(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().contains(f.as_str()))
+        });
+    }
+    let stride = args.stride.max(1);
+    files = files
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| i % stride == 0)
+        .map(|(_, p)| p)
+        .collect();
+    let config = EvalConfig {
+        active: ActiveConfig {
+            committee: args.committee,
+            max_generated: args.max_generated,
+            max_look_ahead_learns: args.max_look_ahead_learns,
+            fuzz: FuzzConfig::default(),
+            ..ActiveConfig::default()
+        },
+        label_budgets: args.labels.clone(),
+        limits: Limits {
+            fuel: args.fuel,
+            ..Limits::default()
+        },
+    };
+    let learn = LearnConfig {
+        max_literals: args.max_literals,
+        max_clauses: args.max_clauses,
+        max_sat_calls: args.max_sat_calls,
+        ..LearnConfig::default()
+    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<SubjectResult>>> =
+        Mutex::new((0..files.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(path) = files.get(i) else { break };
+                let r = evaluate(path, &config, &learn, args.runs, args.seed);
+                let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                if let SubjectResult::Done {
+                    seconds,
+                    cpu_seconds,
+                    ..
+                } = &r
+                {
+                    eprintln!(
+                        "[{done}/{}] {} {seconds:.1} s (cpu {cpu_seconds:.1} s)",
+                        files.len(),
+                        path.display()
+                    );
+                } else {
+                    eprintln!("[{done}/{}] {} skipped", files.len(), path.display());
+                }
+                if let Ok(mut all) = results.lock() {
+                    all[i] = Some(r);
+                }
+            });
+        }
+    });
+    let results = results.into_inner().unwrap_or_default();
+    let mut rows: Vec<(RunMetrics, f64)> = Vec::new();
+    let mut cpu_total = 0.0;
+    let mut skipped = Vec::new();
+    let mut unreadable = Vec::new();
+    for r in results.into_iter().flatten() {
+        match r {
+            SubjectResult::Done {
+                rows: rs,
+                seconds,
+                cpu_seconds,
+            } => {
+                cpu_total += cpu_seconds;
+                rows.extend(rs.into_iter().map(|m| (m, seconds)))
+            }
+            SubjectResult::Skipped(id, why) => skipped.push((id, why.to_string())),
+            SubjectResult::Unreadable(p, why) => unreadable.push((p, why)),
+        }
+    }
+    let metrics: Vec<RunMetrics> = rows.iter().map(|(m, _)| m.clone()).collect();
+    let aggregates = aggregate(&metrics);
+    let elapsed = started.elapsed().as_secs_f64();
+    let evaluated = files.len() - skipped.len() - unreadable.len();
+    if let Some(path) = &args.csv {
+        if let Err(e) = write_csv(path, &rows) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    let paper = |l: usize| PAPER.iter().find(|p| p.0 == l).map(|p| (p.1, p.2));
+    if args.json {
+        let budgets: Vec<serde_json::Value> = aggregates
+            .iter()
+            .map(|a| {
+                serde_json::json!({
+                    "label_budget": a.label_budget,
+                    "subjects": a.subjects,
+                    "rows": a.rows,
+                    "accuracy_mean": a.accuracy.mean,
+                    "accuracy_median": a.accuracy.median,
+                    "conditional_accuracy_mean": a.conditional_accuracy.mean,
+                    "conditional_accuracy_median": a.conditional_accuracy.median,
+                    "labelled_mean": a.labelled.mean,
+                    "generated_mean": a.generated.mean,
+                    "generated_median": a.generated.median,
+                    "p_labelled_failing": a.p_labelled_failing,
+                    "p_generated_failing": a.p_generated_failing,
+                    "effort_ratio": a.effort_ratio(),
+                    "paper_accuracy_median": paper(a.label_budget).map(|p| p.0),
+                    "paper_conditional_accuracy_median": paper(a.label_budget).map(|p| p.1),
+                })
+            })
+            .collect();
+        let report = serde_json::json!({
+            "dir": args.dir.display().to_string(),
+            "subjects": files.len(),
+            "evaluated": evaluated,
+            "runs": args.runs,
+            "seed": args.seed,
+            "committee": args.committee,
+            "max_generated": args.max_generated,
+            "max_look_ahead_learns": args.max_look_ahead_learns,
+            "threads": threads,
+            "time_s": elapsed,
+            "cpu_s": cpu_total,
+            "skipped": skipped.iter().map(|(id, why)| serde_json::json!({"id": id, "reason": why})).collect::<Vec<_>>(),
+            "unreadable": unreadable.iter().map(|(p, why)| serde_json::json!({"path": p, "reason": why})).collect::<Vec<_>>(),
+            "budgets": budgets,
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+    } else {
+        println!(
+            "{} subjects, {} evaluated, {} skipped, {} unreadable; {} run(s), seed {}, S={}, generation budget {}, {} thread(s), {:.1} s wall, {:.1} s cpu",
+            files.len(),
+            evaluated,
+            skipped.len(),
+            unreadable.len(),
+            args.runs,
+            args.seed,
+            args.committee,
+            args.max_generated,
+            threads,
+            elapsed,
+            cpu_total
+        );
+        println!(
+            "{:>4} {:>8} | {:>8} {:>8} {:>8} | {:>8} {:>8} {:>8} | {:>8} {:>9} | {:>8} {:>8} {:>6}",
+            "l",
+            "subjects",
+            "acc med",
+            "acc mean",
+            "paper",
+            "cond med",
+            "cond mean",
+            "paper",
+            "labelled",
+            "generated",
+            "P(lab f)",
+            "P(gen f)",
+            "ratio"
+        );
+        for a in &aggregates {
+            let p = paper(a.label_budget);
+            let show = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.3}"));
+            println!(
+                "{:>4} {:>8} | {:>8.3} {:>8.3} {:>8} | {:>8.3} {:>8.3} {:>8} | {:>8.1} {:>9.1} | {:>8.3} {:>8.3} {:>6.2}",
+                a.label_budget,
+                a.subjects,
+                a.accuracy.median,
+                a.accuracy.mean,
+                show(p.map(|p| p.0)),
+                a.conditional_accuracy.median,
+                a.conditional_accuracy.mean,
+                show(p.map(|p| p.1)),
+                a.labelled.mean,
+                a.generated.mean,
+                a.p_labelled_failing,
+                a.p_generated_failing,
+                a.effort_ratio()
+            );
+        }
+        for (id, why) in &skipped {
+            println!("skipped {id}: {why}");
+        }
+        for (p, why) in &unreadable {
+            println!("unreadable {p}: {why}");
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,177 @@
+//! The active loop's protocol, budgets, replay and question choice, with a fake learner and a Rust "program".
+
+mod active_support;
+
+use active_support::NearestLearner;
+use fixloop::active::{
+    ActiveConfig, ActiveLoop, Label, Num, Observation, OutputEncoder, Query, Status, Step,
+    StopReason,
+};
+
+fn buggy(a: i64, b: i64) -> i64 {
+    if a > 10 && a < 40 {
+        a.wrapping_sub(b)
+    } else {
+        a.wrapping_add(b)
+    }
+}
+
+fn golden(a: i64, b: i64) -> i64 {
+    a.wrapping_add(b)
+}
+
+fn ints(input: &[Num]) -> (i64, i64) {
+    match (input[0], input[1]) {
+        (Num::Int(a), Num::Int(b)) => (a, b),
+        _ => panic!("kinds changed"),
+    }
+}
+
+fn runner() -> impl FnMut(&[Num]) -> Observation {
+    let mut enc = OutputEncoder::new();
+    move |input: &[Num]| {
+        let (a, b) = ints(input);
+        let out = buggy(a, b).to_string();
+        Observation {
+            value: enc.encode(Status::Normal, Some(&out)),
+            stdout: out.clone(),
+            status: Status::Normal,
+            answer: Some(out),
+        }
+    }
+}
+
+fn reference(q: &Query) -> Label {
+    let (a, b) = ints(&q.input);
+    let g = golden(a, b);
+    Label {
+        bug: g != buggy(a, b),
+        expected: Some(g.to_string()),
+    }
+}
+
+/// Labels (input, bug), generated failing, generated, stop reason, final oracle.
+type Outcome = (Vec<(Vec<Num>, bool)>, usize, usize, StopReason, String);
+
+fn run(seed: u64, budget: usize) -> Outcome {
+    let config = ActiveConfig {
+        label_budget: budget,
+        max_generated: 3_000,
+        ..ActiveConfig::default()
+    };
+    let mut l = ActiveLoop::new(
+        config,
+        runner(),
+        NearestLearner::default(),
+        &[Num::Int(20), Num::Int(3)],
+        None,
+        seed,
+    );
+    let report = l.run(&mut reference);
+    let labels = l
+        .labelled()
+        .iter()
+        .map(|t| (t.input.clone(), t.label.bug))
+        .collect();
+    let gen_fail = l
+        .generated()
+        .iter()
+        .filter(|g| {
+            let (a, b) = ints(&g.input);
+            buggy(a, b) != golden(a, b)
+        })
+        .count();
+    (
+        labels,
+        gen_fail,
+        l.generated().len(),
+        report.stop.unwrap(),
+        report.formula,
+    )
+}
+
+#[test]
+fn label_budget_is_respected_and_replays() {
+    let (labels, _, _, stop, formula) = run(11, 12);
+    assert_eq!(stop, StopReason::LabelBudget);
+    assert_eq!(labels.len(), 13, "initial failing test plus 12 answers");
+    let again = run(11, 12);
+    assert_eq!(labels, again.0);
+    assert_eq!(formula, again.4);
+    assert_ne!(labels, run(12, 12).0);
+}
+
+#[test]
+fn asks_about_failing_tests_more_often_than_chance() {
+    let (mut asked, mut asked_fail, mut gen, mut gen_fail) = (0, 0, 0, 0);
+    for seed in 0..10 {
+        let (labels, gf, g, _, _) = run(seed, 15);
+        asked += labels.len() - 1;
+        asked_fail += labels[1..].iter().filter(|l| l.1).count();
+        gen += g;
+        gen_fail += gf;
+    }
+    let p_asked = asked_fail as f64 / asked as f64;
+    let p_gen = gen_fail as f64 / gen as f64;
+    assert!(
+        p_asked > 1.5 * p_gen,
+        "asked {p_asked} vs generated {p_gen}"
+    );
+}
+
+#[test]
+fn step_protocol() {
+    let config = ActiveConfig {
+        label_budget: 2,
+        max_generated: 1000,
+        ..ActiveConfig::default()
+    };
+    let mut l = ActiveLoop::new(
+        config,
+        runner(),
+        NearestLearner::default(),
+        &[Num::Int(20), Num::Int(3)],
+        Some("23".into()),
+        5,
+    );
+    assert!(l.answer(Label::ok()).is_err(), "no question yet");
+    let Step::Ask(q1) = l.next_step() else {
+        panic!()
+    };
+    assert_eq!(
+        l.next_step(),
+        Step::Ask(q1.clone()),
+        "same question until answered"
+    );
+    l.answer(Label::bug()).unwrap();
+    let Step::Ask(q2) = l.next_step() else {
+        panic!()
+    };
+    assert_ne!(q1, q2);
+    l.answer(Label::ok()).unwrap();
+    assert_eq!(l.next_step(), Step::Done(StopReason::LabelBudget));
+    assert_eq!(l.next_step(), Step::Done(StopReason::LabelBudget));
+    assert_eq!(l.labelled()[0].label.expected.as_deref(), Some("23"));
+    assert!(q1.to_string().contains("is that the bug?"));
+}
+
+#[test]
+fn generation_budget_stops_the_loop() {
+    let config = ActiveConfig {
+        label_budget: 1000,
+        max_generated: 30,
+        ..ActiveConfig::default()
+    };
+    let mut l = ActiveLoop::new(
+        config,
+        runner(),
+        NearestLearner::default(),
+        &[Num::Int(20), Num::Int(3)],
+        None,
+        1,
+    );
+    let r = l.run(&mut reference);
+    assert_eq!(r.stop, Some(StopReason::GenerationBudget));
+    assert_eq!(r.generated, 30);
+    assert!(r.to_string().contains("generation budget"));
+}
