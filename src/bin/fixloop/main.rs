@@ -39,8 +39,6 @@ enum Command {
     Bench(BenchCommand),
     /// Learn2fix oracle evaluation over a corpus (golden program as labeller).
     Eval(eval::EvalArgs),
-    /// Learn a bug oracle (a formula over inputs and output) from a labelled CSV.
-    Learn(learn::LearnArgs),
 }
 
 #[derive(Subcommand)]
