@@ -173,36 +173,42 @@ fn div_zero() -> Trap {
     Trap::Error("division by zero".into())
 }
 
+/// One signed integer operation of C at type `$t` (wrapping; division traps on zero and
+/// on `MIN / -1`, as gcc's SIGFPE does), giving the `$t` result.
+macro_rules! signed_binop {
+    ($t:ty, $op:expr, $a:expr, $b:expr) => {{
+        let (x, y) = ($a as $t, $b as $t);
+        match $op {
+            Bop::Add => x.wrapping_add(y),
+            Bop::Sub => x.wrapping_sub(y),
+            Bop::Mul => x.wrapping_mul(y),
+            Bop::Div | Bop::Rem => {
+                if y == 0 {
+                    return Err(div_zero());
+                }
+                if x == <$t>::MIN && y == -1 {
+                    return Err(Trap::Error("integer overflow".into()));
+                }
+                if $op == Bop::Div {
+                    x / y
+                } else {
+                    x % y
+                }
+            }
+            Bop::Shl => x.wrapping_shl($b as u32),
+            Bop::Shr => x.wrapping_shr($b as u32),
+            Bop::And => x & y,
+            Bop::Or => x | y,
+            Bop::Xor => x ^ y,
+        }
+    }};
+}
+
 /// Integer/float binary operation in kind `k`.
 #[inline(always)]
 fn binop(op: Bop, k: Ak, a: u64, b: u64) -> Result<u64, Trap> {
     Ok(match k {
-        Ak::I32 => {
-            let (x, y) = (a as i32, b as i32);
-            (match op {
-                Bop::Add => x.wrapping_add(y),
-                Bop::Sub => x.wrapping_sub(y),
-                Bop::Mul => x.wrapping_mul(y),
-                Bop::Div | Bop::Rem => {
-                    if y == 0 {
-                        return Err(div_zero());
-                    }
-                    if x == i32::MIN && y == -1 {
-                        return Err(Trap::Error("integer overflow".into()));
-                    }
-                    if op == Bop::Div {
-                        x / y
-                    } else {
-                        x % y
-                    }
-                }
-                Bop::Shl => x.wrapping_shl(b as u32),
-                Bop::Shr => x.wrapping_shr(b as u32),
-                Bop::And => x & y,
-                Bop::Or => x | y,
-                Bop::Xor => x ^ y,
-            }) as i64 as u64
-        }
+        Ak::I32 => signed_binop!(i32, op, a, b) as i64 as u64,
         Ak::U32 => {
             let (x, y) = (a as u32, b as u32);
             (match op {
@@ -218,32 +224,7 @@ fn binop(op: Bop, k: Ak, a: u64, b: u64) -> Result<u64, Trap> {
                 Bop::Xor => x ^ y,
             }) as u64
         }
-        Ak::I64 => {
-            let (x, y) = (a as i64, b as i64);
-            (match op {
-                Bop::Add => x.wrapping_add(y),
-                Bop::Sub => x.wrapping_sub(y),
-                Bop::Mul => x.wrapping_mul(y),
-                Bop::Div | Bop::Rem => {
-                    if y == 0 {
-                        return Err(div_zero());
-                    }
-                    if x == i64::MIN && y == -1 {
-                        return Err(Trap::Error("integer overflow".into()));
-                    }
-                    if op == Bop::Div {
-                        x / y
-                    } else {
-                        x % y
-                    }
-                }
-                Bop::Shl => x.wrapping_shl(b as u32),
-                Bop::Shr => x.wrapping_shr(b as u32),
-                Bop::And => x & y,
-                Bop::Or => x | y,
-                Bop::Xor => x ^ y,
-            }) as u64
-        }
+        Ak::I64 => signed_binop!(i64, op, a, b) as u64,
         Ak::U64 => match op {
             Bop::Add => a.wrapping_add(b),
             Bop::Sub => a.wrapping_sub(b),
