@@ -1,0 +1,8 @@
+//! Program repair: fault localisation, the patch model, test validation and the enumerative engine with test-equivalence.
+
+pub mod cost;
+pub mod diff;
+pub mod patch;
+
+pub use cost::CostTable;
+pub use patch::{Edit, EditKind, Patch, PatchError, RepairSource};
