@@ -585,7 +585,14 @@ impl RepairSource {
                 }
                 let orig_prec = self.exprs.get(target).map_or(16, |e| e.precedence());
                 let printed = with.to_string();
-                let text = if with.precedence() < orig_prec {
+                // A whole condition, returned value or expression statement needs no
+                // parentheses (unless the new expression is a comma or assignment).
+                let whole = self
+                    .owner_of(*target)
+                    .and_then(|s| self.stmts.get(&s))
+                    .is_some_and(|s| s.own_exprs.contains(target))
+                    && with.precedence() > 2;
+                let text = if with.precedence() < orig_prec && !whole {
                     format!("({printed})")
                 } else {
                     printed

@@ -159,8 +159,8 @@ pub fn main(args: RepairArgs) -> ExitCode {
     config.max_test_executions = args.max_executions;
     if matches!(args.engine, EngineArg::Gp | EngineArg::Lra) {
         eprintln!(
-            "note: the {:?} engine is not available yet (it is being built on this patch model); use --engine enum",
-            args.engine
+            "note: the {} engine is not available yet (it is being built on this patch model); use --engine enum",
+            if args.engine == EngineArg::Gp { "gp" } else { "lra" }
         );
     }
     let wall = Instant::now();
