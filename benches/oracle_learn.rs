@@ -5,55 +5,10 @@
 //! examples, random 4-variable formulas with 40 sampled examples, and the active loop's
 //! committee (20 look-one-ahead learns around one generated test) on 20 labels.
 
-use fixloop::oracle::{learn, Example, LearnConfig, Learner, Value};
+use fixloop::oracle::{learn, triangle, Example, LearnConfig, Learner, StopReason, Value};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::time::Instant;
-
-fn triangle(a: i64, b: i64, c: i64, buggy: bool) -> i64 {
-    if a + b <= c || a + c <= b || b + c <= a {
-        return 4;
-    }
-    let eq = if buggy {
-        ((a == b) as i64) == c
-    } else {
-        a == b && b == c
-    };
-    if eq {
-        3
-    } else if a == b || b == c || a == c {
-        2
-    } else {
-        1
-    }
-}
-
-fn tri_point(a: i64, b: i64, c: i64) -> Example {
-    let o = triangle(a, b, c, true);
-    Example {
-        point: vec![Value::Int(a), Value::Int(b), Value::Int(c), Value::Int(o)],
-        bug: o != triangle(a, b, c, false),
-    }
-}
-
-fn tri_draw(n: usize, rng: &mut StdRng) -> Vec<Example> {
-    let mut all = Vec::new();
-    for a in 1..=10 {
-        for b in 1..=10 {
-            for c in 1..=10 {
-                all.push(tri_point(a, b, c));
-            }
-        }
-    }
-    let bugs: Vec<&Example> = all.iter().filter(|e| e.bug).collect();
-    let oks: Vec<&Example> = all.iter().filter(|e| !e.bug).collect();
-    (0..n)
-        .map(|i| {
-            let pool = if i % 2 == 0 { &bugs } else { &oks };
-            pool[rng.random_range(0..pool.len())].clone()
-        })
-        .collect()
-}
 
 /// 40 points in 4 variables labelled by a random 2-term DNF of 2 literals each.
 fn random_draw(n: usize, rng: &mut StdRng) -> Vec<Example> {
@@ -98,10 +53,8 @@ fn row(name: &str, ms: Vec<f64>) {
 }
 
 fn main() {
-    let vars: Vec<String> = ["a", "b", "c", "out"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let vars = triangle::vars();
+    let all = triangle::all_examples();
     let config = LearnConfig::default();
     let mut rng = StdRng::seed_from_u64(7);
     println!(
@@ -111,7 +64,7 @@ fn main() {
     for n in [10, 20, 40] {
         let mut ms = Vec::new();
         for _ in 0..100 {
-            let data = tri_draw(n, &mut rng);
+            let data = triangle::draw_balanced(&all, n, &mut rng);
             let t = Instant::now();
             let r = learn(&vars, &data, &config);
             ms.push(t.elapsed().as_secs_f64() * 1e3);
@@ -120,33 +73,32 @@ fn main() {
         row(&format!("learn triangle, {n} examples"), ms);
     }
     let mut ms = Vec::new();
-    let mut sizes = Vec::new();
+    let mut conflicts = Vec::new();
+    let mut limited = 0;
     for _ in 0..100 {
         let data = random_draw(40, &mut rng);
         let t = Instant::now();
         let r = learn(&vars, &data, &config);
         ms.push(t.elapsed().as_secs_f64() * 1e3);
-        sizes.push(r.literals);
+        conflicts.push(r.conflicts as f64);
+        limited += usize::from(matches!(r.stop, StopReason::ConflictLimit { .. }));
     }
     row("learn random 2x2 DNF, 40 examples", ms);
+    let (c50, c95, cmax) = stats(conflicts);
+    println!(
+        "  SAT conflicts per learn: p50 {c50:.0}, p95 {c95:.0}, max {cmax:.0}; \
+         {limited} of 100 stopped at max_conflicts = {}",
+        config.max_conflicts
+    );
 
     // Committee: 20 labels, one generated test, S = 10 fuzzed neighbours, 2 learns each.
     let mut ms = Vec::new();
     let mut fresh_ms = Vec::new();
     for _ in 0..50 {
-        let data = tri_draw(20, &mut rng);
+        let data = triangle::draw_balanced(&all, 20, &mut rng);
         let mut l = Learner::with_examples(vars.clone(), config.clone(), &data).unwrap();
         l.learn();
-        let centre: Vec<i64> = (0..3).map(|_| rng.random_range(1..=10)).collect();
-        let neighbours: Vec<Vec<Value>> = (0..10)
-            .map(|_| {
-                let p: Vec<i64> = centre
-                    .iter()
-                    .map(|&v| (v + rng.random_range(-2..=2)).clamp(1, 10))
-                    .collect();
-                tri_point(p[0], p[1], p[2]).point
-            })
-            .collect();
+        let neighbours = triangle::neighbours(10, &mut rng);
         let t = Instant::now();
         let hyps = l.committee(&neighbours);
         ms.push(t.elapsed().as_secs_f64() * 1e3);
@@ -172,9 +124,7 @@ fn main() {
     // all 1000 points, 1000 times.
     let f = fixloop::oracle::Formula::parse("(a = b) and (a != 1) and (a = c or c = 1)", &vars)
         .unwrap();
-    let points: Vec<Vec<Value>> = (1..=10)
-        .flat_map(|a| (1..=10).flat_map(move |b| (1..=10).map(move |c| tri_point(a, b, c).point)))
-        .collect();
+    let points: Vec<Vec<Value>> = all.iter().map(|e| e.point.clone()).collect();
     let t = Instant::now();
     let mut hits = 0usize;
     for _ in 0..1000 {

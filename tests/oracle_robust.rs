@@ -269,3 +269,65 @@ fn more_than_64_points_use_multi_word_bitsets() {
     assert!(data.iter().all(|e| f.eval(&e.point) == e.bug), "{f}");
     assert_eq!(f.literals(), 3, "{f}");
 }
+
+/// Three-variable parity: no formula of at most 5 single-variable literals exists, and proving that takes
+/// the SAT solver conflicts.
+fn parity_data() -> Vec<Example> {
+    let mut out = Vec::new();
+    let mut v: i64 = 7;
+    for _ in 0..24 {
+        let mut p = [0i64; 3];
+        for x in &mut p {
+            v = (v * 1103515245 + 12345) % 2147483648;
+            *x = v % 11 - 5;
+        }
+        let bug = p.iter().filter(|&&x| x <= 0).count() % 2 == 1;
+        out.push(ex(&p, bug));
+    }
+    out
+}
+
+#[test]
+fn a_tiny_conflict_budget_stops_the_learner_with_a_typed_reason() {
+    let data = parity_data();
+    // Single-variable atoms only: parity of three signs needs 12 literals.
+    let small = LearnConfig {
+        max_literals: 5,
+        max_clauses: 2,
+        pair_atoms: false,
+        triple_atoms: false,
+        simplex: false,
+        ..LearnConfig::default()
+    };
+    let tiny = LearnConfig {
+        max_conflicts: 1,
+        ..small.clone()
+    };
+    let r = learn(&names(3), &data, &tiny);
+    assert_eq!(
+        r.stop,
+        StopReason::ConflictLimit { max_conflicts: 1 },
+        "{r}"
+    );
+    assert!(r.formula.is_none());
+    assert!(r.conflicts > 1, "{r}");
+    assert!(r.to_string().contains("conflict budget of 1"), "{r}");
+
+    // A session that hit the budget rebuilds its solver and keeps answering.
+    let mut l = Learner::with_examples(names(3), tiny, &data).unwrap();
+    assert!(matches!(l.learn().stop, StopReason::ConflictLimit { .. }));
+    l.add_example(vec![Value::Int(9), Value::Int(9), Value::Int(9)], false)
+        .unwrap();
+    assert!(matches!(l.learn().stop, StopReason::ConflictLimit { .. }));
+
+    // With the default budget the same search runs to its real end.
+    let r = learn(&names(3), &data, &small);
+    assert!(
+        matches!(
+            r.stop,
+            StopReason::NoFormulaWithinLimits { .. } | StopReason::PoolLimit { .. }
+        ),
+        "{r}"
+    );
+    assert!(r.conflicts > 1 && r.conflicts <= small.max_conflicts, "{r}");
+}

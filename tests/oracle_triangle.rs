@@ -1,80 +1,27 @@
 //! The triangle oracle of the Learn2fix paper: accuracy from 20 and 80 labels, and exact
 //! recovery by the counterexample loop.
 //!
-//! Output encoding of both classifiers: 1 scalene, 2 isosceles, 3 equilateral, 4 invalid.
-//! The buggy one writes the equilateral test as C's `a == b == c`, i.e. `(a == b) == c`,
-//! which (for sides 1..10) holds exactly when `a == b && c == 1`. So a run shows the bug
-//! when `a = b != 1` and either `b = c` (prints 2 instead of 3) or `c = 1` (prints 3
-//! instead of 2): 18 of the 1000 points.
+//! The workload (classifiers, the 1000 labelled points, balanced draws) is
+//! [`fixloop::oracle::triangle`], shared with the benchmark and the wasm tests.
 //!
 //! The accuracy figures take a few seconds in debug builds, so the full 20-draw medians
 //! are `#[ignore]`d; run them with
 //! `cargo test --release --test oracle_triangle -- --ignored --nocapture`.
 
-use fixloop::oracle::{learn, learn_cegis, CegisConfig, Example, LearnConfig, Value};
+use fixloop::oracle::{learn, learn_cegis, triangle, CegisConfig, Example, LearnConfig};
 use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
-
-fn correct(a: i64, b: i64, c: i64) -> i64 {
-    if a <= 0 || b <= 0 || c <= 0 || a + b <= c || a + c <= b || b + c <= a {
-        return 4;
-    }
-    if a == b && b == c {
-        return 3;
-    }
-    if a == b || b == c || a == c {
-        return 2;
-    }
-    1
-}
-
-fn buggy(a: i64, b: i64, c: i64) -> i64 {
-    if a <= 0 || b <= 0 || c <= 0 || a + b <= c || a + c <= b || b + c <= a {
-        return 4;
-    }
-    if ((a == b) as i64) == c {
-        return 3;
-    }
-    if a == b || b == c || a == c {
-        return 2;
-    }
-    1
-}
+use rand::SeedableRng;
 
 fn vars() -> Vec<String> {
-    ["a", "b", "c", "out"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect()
+    triangle::vars()
 }
 
 fn all_points() -> Vec<Example> {
-    let mut out = Vec::new();
-    for a in 1..=10 {
-        for b in 1..=10 {
-            for c in 1..=10 {
-                let o = buggy(a, b, c);
-                out.push(Example {
-                    point: vec![Value::Int(a), Value::Int(b), Value::Int(c), Value::Int(o)],
-                    bug: o != correct(a, b, c),
-                });
-            }
-        }
-    }
-    out
+    triangle::all_examples()
 }
 
-/// `n` labelled examples, half bugs, drawn uniformly with replacement from each class.
 fn draw(all: &[Example], n: usize, seed: u64) -> Vec<Example> {
-    let bugs: Vec<&Example> = all.iter().filter(|e| e.bug).collect();
-    let oks: Vec<&Example> = all.iter().filter(|e| !e.bug).collect();
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut out = Vec::new();
-    for i in 0..n {
-        let pool = if i % 2 == 0 { &bugs } else { &oks };
-        out.push(pool[rng.random_range(0..pool.len())].clone());
-    }
-    out
+    triangle::draw_balanced(all, n, &mut StdRng::seed_from_u64(seed))
 }
 
 fn accuracy_over_draws(n: usize, draws: u64) -> Vec<f64> {

@@ -271,36 +271,17 @@ fn glibc_ctype(c: Ctype, x: i64) -> i64 {
     }
 }
 
-/// strtol-like prefix parse (whitespace, sign, decimal digits), wrapping.
+/// glibc's `strtol` on the prefix (whitespace, sign, decimal digits): saturates to the `long`
+/// range on overflow (so `atoi` of a too-long number is `(int)LONG_MAX`, like glibc).
 fn parse_int_prefix(s: &[u8]) -> i64 {
-    let mut i = 0;
-    while s.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
-        i += 1;
-    }
-    let neg = match s.get(i) {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
-    let mut v: i64 = 0;
-    while let Some(&c) = s.get(i) {
-        if !c.is_ascii_digit() {
-            break;
-        }
-        v = v.wrapping_mul(10).wrapping_add(i64::from(c - b'0'));
-        i += 1;
-    }
-    if neg {
-        v.wrapping_neg()
-    } else {
-        v
-    }
+    let start = s
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(s.len());
+    let s = &s[start..];
+    let sign = usize::from(matches!(s.first(), Some(b'-' | b'+')));
+    let digits = s[sign..].iter().take_while(|c| c.is_ascii_digit()).count();
+    super::format::strtol(&s[..sign + digits], 10, true) as i64
 }
 
 fn parse_float_prefix(s: &[u8]) -> f64 {

@@ -255,6 +255,22 @@ fn collect_addr_taken(e: &Expr, set: &mut HashSet<String>) {
     });
 }
 
+/// Whether evaluating `e` changes state (increments, assignments, calls).
+fn has_side_effects(e: &Expr) -> bool {
+    let mut found = false;
+    walk_expr(e, &mut |x| {
+        found |= matches!(
+            &x.kind,
+            ExprKind::Unary {
+                op: UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec,
+                ..
+            } | ExprKind::Assign { .. }
+                | ExprKind::Call { .. }
+        );
+    });
+    found
+}
+
 fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(e);
     match &e.kind {
@@ -1971,7 +1987,66 @@ impl Compiler {
         }
     }
 
+    /// Whether gcc reads `r`, the right side of `=`, only in the final assignment
+    /// statement of its GIMPLE form: a constant, a register variable (a local whose
+    /// address is never taken), or one operation or call over such operands. Anything
+    /// else is computed into temporaries before the left side's address.
+    fn gimple_final_rhs(&self, r: &Expr) -> bool {
+        let atom = |x: &Expr| match &x.kind {
+            ExprKind::IntLit { .. } | ExprKind::FloatLit { .. } | ExprKind::CharLit(_) => true,
+            ExprKind::Ident(n) => matches!(self.lookup(n), Some(Var::Slot(..) | Var::Const(_))),
+            _ => false,
+        };
+        match &r.kind {
+            ExprKind::Unary {
+                op: UnaryOp::Neg | UnaryOp::Plus | UnaryOp::BitNot | UnaryOp::Not,
+                operand,
+            } => atom(operand),
+            ExprKind::Binary { op, lhs, rhs } => {
+                !matches!(op, BinaryOp::LogAnd | BinaryOp::LogOr) && atom(lhs) && atom(rhs)
+            }
+            ExprKind::Cast { expr, .. } => atom(expr),
+            ExprKind::Call { args, .. } => args.iter().all(atom),
+            _ => atom(r),
+        }
+    }
+
     fn assign(&mut self, e: &Expr, op: Option<BinaryOp>, l: &Expr, r: &Expr, want: bool) -> Ty {
+        // gcc (since 7) evaluates the right side of `=` before the left side's address
+        // (then reads the register operands of its last operation): that decides
+        // unsequenced programs such as `f[++i] = f[i-1] + log(i)` as gcc-built binaries do.
+        if op.is_none() && (has_side_effects(l) || has_side_effects(r)) && !self.gimple_final_rhs(r)
+        {
+            if let Some(t) = self.type_of(l) {
+                if let Some(sc) = t.sc() {
+                    let rt = self.expr(r);
+                    self.convert(&rt, &t, r.span);
+                    match self.place(l) {
+                        Place::Slot(s, _) => {
+                            if want {
+                                self.emit(Instr::Dup);
+                            }
+                            self.emit(Instr::SetSlot(s));
+                        }
+                        Place::Global(off, _, _) => {
+                            if want {
+                                self.emit(Instr::Dup);
+                            }
+                            self.emit(Instr::StoreG(sc, off));
+                        }
+                        Place::Mem(_) => {
+                            self.emit(Instr::Swap);
+                            self.emit(if want {
+                                Instr::StoreKeep(sc)
+                            } else {
+                                Instr::Store(sc)
+                            });
+                        }
+                    }
+                    return t;
+                }
+            }
+        }
         let p = self.place(l);
         let (t, slot, global) = match &p {
             Place::Slot(s, t) => (t.clone(), Some(*s), None),

@@ -1205,7 +1205,7 @@ fn scan_int(input: &mut Input, mut width: i64, mut base: u32, signed: bool) -> R
 }
 
 /// strtol (signed) / strtoul (unsigned) on a buffer of `[sign]digits`, saturating like glibc.
-fn strtol(buf: &[u8], base: u32, signed: bool) -> u64 {
+pub(crate) fn strtol(buf: &[u8], base: u32, signed: bool) -> u64 {
     let (neg, digits) = match buf.first() {
         Some(b'-') => (true, &buf[1..]),
         Some(b'+') => (false, &buf[1..]),

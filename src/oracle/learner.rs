@@ -66,6 +66,8 @@ pub struct Learner {
 struct Search<'a> {
     config: &'a LearnConfig,
     sat_calls: usize,
+    /// Conflicts used by this learn call's SAT queries.
+    conflicts: u64,
 }
 
 impl Learner {
@@ -221,6 +223,7 @@ impl Learner {
                 // Still consistent, and no formula for more labels can be smaller.
                 return LearnReport {
                     sat_calls: 0,
+                    conflicts: 0,
                     ..base
                 };
             }
@@ -257,6 +260,7 @@ impl Learner {
                         if consistent {
                             LearnReport {
                                 sat_calls: 0,
+                                conflicts: 0,
                                 ..base.clone()
                             }
                         } else {
@@ -285,6 +289,7 @@ impl Learner {
             pool_size: 0,
             pool_truncated: false,
             sat_calls: 0,
+            conflicts: 0,
             simplex_used: false,
         }
     }
@@ -379,6 +384,7 @@ impl Learner {
             pool_size: 0,
             pool_truncated: false,
             sat_calls: 0,
+            conflicts: 0,
             simplex_used: false,
         };
         if !ex.iter().any(|e| e.1) {
@@ -408,6 +414,7 @@ impl Learner {
         let mut search = Search {
             config: &config,
             sat_calls: 0,
+            conflicts: 0,
         };
         let outcome = search.run(state, &local_ex, lower, &vars);
         let pool_size = state.pool.lits.len();
@@ -432,6 +439,7 @@ impl Learner {
                 pool_size: 0,
                 pool_truncated: false,
                 sat_calls: 0,
+                conflicts: 0,
                 simplex_used: false,
             },
             Err(stop) => self.report_stop(stop),
@@ -439,6 +447,7 @@ impl Learner {
         report.pool_size = pool_size;
         report.pool_truncated = pool_truncated;
         report.sat_calls = search.sat_calls;
+        report.conflicts = search.conflicts;
         report.examples = n_ex;
         if report.formula.is_none()
             && config.simplex
@@ -499,9 +508,19 @@ impl Search<'_> {
         let enc = state.enc[form].get_or_insert_with(|| {
             Encoding::new(kind, &state.sat_pool, c.max_clauses.max(1), c.max_literals)
         });
-        match enc.query(&state.sat_pool, ex, lits, groups, tier) {
+        let limit = StopReason::ConflictLimit {
+            max_conflicts: c.max_conflicts,
+        };
+        let Some(budget) = c.max_conflicts.checked_sub(self.conflicts) else {
+            return Err(limit);
+        };
+        let before = enc.conflicts();
+        let answer = enc.query(&state.sat_pool, ex, lits, groups, tier, budget);
+        self.conflicts += enc.conflicts() - before;
+        match answer {
             Answer::Sat(g) => Ok(Some(g)),
             Answer::Unsat => Ok(None),
+            Answer::ConflictLimit => Err(limit),
             Answer::Error(e) => Err(StopReason::Solver(e)),
         }
     }

@@ -21,9 +21,10 @@
 //!
 //! Cost model: sizes 1 to 3 are settled by an exhaustive bitset search over the whole
 //! pool (sub-millisecond for tens of examples); sizes 4 and up go to varisat over the
-//! simplest `max_sat_pool` literals. varisat 0.2 has no conflict limit, so one SAT call is
-//! bounded only by its instance size (pool prefix x clauses x `max_literals`); hard
-//! random targets of 4+ literals are the latency tail (see `benches/oracle_learn.rs`).
+//! simplest `max_sat_pool` literals, bounded by `max_sat_calls` and `max_conflicts` (varisat
+//! 0.2 has no conflict-limit API: the learner counts learned clauses in varisat's proof
+//! stream and stops the solver through it). Hard random targets of 4+ literals are the
+//! latency tail (see `benches/oracle_learn.rs`).
 //!
 //! ```
 //! use fixloop::oracle::{learn, Example, Formula, LearnConfig, StopReason, Value};
@@ -50,6 +51,7 @@
 #![warn(missing_docs)]
 
 mod cegis;
+mod conflicts;
 mod formula;
 mod learner;
 mod number;
@@ -58,6 +60,7 @@ mod pool;
 mod sat;
 mod simplex;
 mod small;
+pub mod triangle;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod wasm_tests;
 
@@ -94,10 +97,13 @@ pub struct LearnConfig {
     /// literals and up (sizes 1 to 3 are searched exhaustively over the whole pool).
     /// This bounds the cost of one SAT call. Default 150.
     pub max_sat_pool: usize,
-    /// Most SAT calls in one learn call. varisat 0.2 offers no conflict limit, so each
-    /// call is bounded by the instance size (pool x clauses, cardinality <= max_literals).
-    /// Default 400.
+    /// Most SAT calls in one learn call. Default 400.
     pub max_sat_calls: usize,
+    /// Most SAT conflicts (learned clauses) in one learn call, over all its SAT calls;
+    /// beyond it the learn stops with [`StopReason::ConflictLimit`]. Counted from
+    /// varisat's proof stream and noticed at its next buffer flush, so a call may overrun
+    /// by a few hundred conflicts; always deterministic. Default 200 000.
+    pub max_conflicts: u64,
     /// Try CNF formulas. Default true.
     pub cnf: bool,
     /// Try DNF formulas. Default true.
@@ -128,6 +134,7 @@ impl Default for LearnConfig {
             max_pool: 600,
             max_sat_pool: 150,
             max_sat_calls: 400,
+            max_conflicts: 200_000,
             cnf: true,
             dnf: true,
             equality_atoms: true,
@@ -171,6 +178,11 @@ pub enum StopReason {
         /// The budget used.
         max_sat_calls: usize,
     },
+    /// The conflict budget of the SAT search ran out.
+    ConflictLimit {
+        /// The budget used.
+        max_conflicts: u64,
+    },
     /// Invalid input (wrong number of values in a point).
     Invalid(String),
     /// The SAT solver failed (it is rebuilt on the next call).
@@ -205,6 +217,9 @@ impl fmt::Display for StopReason {
             StopReason::SatCallLimit { max_sat_calls } => {
                 write!(f, "SAT call budget of {max_sat_calls} used up")
             }
+            StopReason::ConflictLimit { max_conflicts } => {
+                write!(f, "SAT conflict budget of {max_conflicts} used up")
+            }
             StopReason::Invalid(m) => write!(f, "invalid input: {m}"),
             StopReason::Solver(m) => write!(f, "SAT solver error: {m}"),
         }
@@ -230,6 +245,8 @@ pub struct LearnReport {
     pub pool_truncated: bool,
     /// SAT calls made.
     pub sat_calls: usize,
+    /// SAT conflicts (learned clauses) of those calls.
+    pub conflicts: u64,
     /// Whether the formula is a simplex half-space.
     pub simplex_used: bool,
 }
@@ -256,11 +273,12 @@ impl fmt::Display for LearnReport {
         writeln!(f, "stop:      {}", self.stop)?;
         writeln!(
             f,
-            "search:    {} examples, {} pool atoms{}, {} SAT calls{}",
+            "search:    {} examples, {} pool atoms{}, {} SAT calls, {} conflicts{}",
             self.examples,
             self.pool_size,
             if self.pool_truncated { " (cut)" } else { "" },
             self.sat_calls,
+            self.conflicts,
             if self.simplex_used {
                 ", simplex half-space"
             } else {
@@ -296,6 +314,7 @@ pub fn learn(vars: &[String], examples: &[Example], config: &LearnConfig) -> Lea
             pool_size: 0,
             pool_truncated: false,
             sat_calls: 0,
+            conflicts: 0,
             simplex_used: false,
         },
     }

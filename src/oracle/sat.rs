@@ -1,10 +1,12 @@
 //! SAT encoding of "a CNF (or DNF) over pool literals, consistent with the examples, of at
 //! most L literals and k groups", kept incremental with assumption literals.
 
+use super::conflicts::{ConflictCount, ConflictMeter};
 use super::formula::{Atom, Form};
 use super::pool::{bit, Pool, TIERS};
 use std::collections::HashMap;
-use varisat::{ExtendFormula, Lit, Solver};
+use std::rc::Rc;
+use varisat::{ExtendFormula, Lit, ProofFormat, Solver};
 
 /// One incremental solver for one normal form over one pool.
 ///
@@ -23,7 +25,10 @@ pub(crate) struct Encoding {
     /// `card[c]`: at least `c + 1` selectors are true.
     card: Vec<Lit>,
     acts: HashMap<(usize, bool), Lit>,
-    /// Set when the solver reported an error; the encoding must then be rebuilt.
+    /// Conflicts counted from the solver's proof stream (the budget of each query).
+    conflicts: Rc<ConflictCount>,
+    /// Set when the solver reported an error or ran out of conflicts; the encoding must
+    /// then be rebuilt (varisat cannot continue after either).
     pub broken: bool,
 }
 
@@ -32,6 +37,8 @@ pub(crate) enum Answer {
     /// The groups found: pool literal indices per group.
     Sat(Vec<Vec<usize>>),
     Unsat,
+    /// The query's conflict budget ran out (the encoding is now broken).
+    ConflictLimit,
     Error(String),
 }
 
@@ -39,6 +46,8 @@ impl Encoding {
     /// Builds the selector structure, group enables, tiers and the cardinality counter.
     pub fn new(form: Form, pool: &Pool, max_groups: usize, max_literals: usize) -> Encoding {
         let mut solver = Solver::new();
+        let (meter, conflicts) = ConflictMeter::new();
+        solver.write_proof(meter, ProofFormat::Varisat);
         let p = pool.lits.len();
         let en: Vec<Lit> = (0..max_groups).map(|_| solver.new_lit()).collect();
         let tier: Vec<Lit> = (0..TIERS).map(|_| solver.new_lit()).collect();
@@ -113,6 +122,7 @@ impl Encoding {
             tier,
             card,
             acts: HashMap::new(),
+            conflicts,
             broken: false,
         }
     }
@@ -162,8 +172,15 @@ impl Encoding {
         act
     }
 
+    /// Conflicts of all queries so far (exact between queries).
+    pub fn conflicts(&self) -> u64 {
+        self.conflicts.conflicts()
+    }
+
     /// Is there a formula with at most `literals` literals, `groups` groups and atoms of
-    /// tiers `<= max_tier`, consistent with `examples` (pool point, is-bug)?
+    /// tiers `<= max_tier`, consistent with `examples` (pool point, is-bug)? The solver
+    /// may use `conflict_budget` conflicts (noticed at its next proof-buffer flush).
+    #[allow(clippy::too_many_arguments)]
     pub fn query(
         &mut self,
         pool: &Pool,
@@ -171,6 +188,7 @@ impl Encoding {
         literals: usize,
         groups: usize,
         max_tier: usize,
+        conflict_budget: u64,
     ) -> Answer {
         if self.broken {
             return Answer::Error("solver unusable after an earlier error".into());
@@ -189,6 +207,7 @@ impl Encoding {
             assume.push(!self.card[literals]);
         }
         self.solver.assume(&assume);
+        self.conflicts.allow(conflict_budget);
         match self.solver.solve() {
             Ok(true) => {
                 let Some(model) = self.solver.model() else {
@@ -216,6 +235,10 @@ impl Encoding {
                 Answer::Sat(out)
             }
             Ok(false) => Answer::Unsat,
+            Err(_) if self.conflicts.tripped() => {
+                self.broken = true;
+                Answer::ConflictLimit
+            }
             Err(e) => {
                 self.broken = true;
                 Answer::Error(e.to_string())

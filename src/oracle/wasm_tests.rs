@@ -3,7 +3,7 @@
 //! A lib unit test (integration tests would also build the native-only CLI binary). Run:
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner cargo test --target wasm32-unknown-unknown --lib oracle`
 
-use super::{learn, Example, LearnConfig, Learner, Value};
+use super::{learn, triangle, Example, LearnConfig, Learner, Value};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn ex(a: i64, b: i64, c: i64, out: i64, bug: bool) -> Example {
@@ -14,10 +14,7 @@ fn ex(a: i64, b: i64, c: i64, out: i64, bug: bool) -> Example {
 }
 
 fn vars() -> Vec<String> {
-    ["a", "b", "c", "out"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect()
+    triangle::vars()
 }
 
 #[wasm_bindgen_test]
@@ -46,68 +43,22 @@ fn learns_and_runs_a_committee_in_wasm() {
     wasm_bindgen_test::console_log!("wasm: {f}; committee of 20 took {ms} ms");
 }
 
-fn triangle(a: i64, b: i64, c: i64, buggy: bool) -> i64 {
-    if a + b <= c || a + c <= b || b + c <= a {
-        return 4;
-    }
-    let eq = if buggy {
-        ((a == b) as i64) == c
-    } else {
-        a == b && b == c
-    };
-    if eq {
-        3
-    } else if a == b || b == c || a == c {
-        2
-    } else {
-        1
-    }
-}
-
-fn tri(a: i64, b: i64, c: i64) -> Example {
-    let o = triangle(a, b, c, true);
-    ex(a, b, c, o, o != triangle(a, b, c, false))
-}
-
 /// The bench's committee workload (20 triangle labels, 10 neighbours, 20 learns), timed
 /// with the JS clock: the wasm latency figure for the active loop.
 #[wasm_bindgen_test]
 fn committee_latency_in_wasm() {
     use rand::rngs::StdRng;
-    use rand::{RngExt, SeedableRng};
+    use rand::SeedableRng;
     let mut rng = StdRng::seed_from_u64(7);
-    let mut all = Vec::new();
-    for a in 1..=10 {
-        for b in 1..=10 {
-            for c in 1..=10 {
-                all.push(tri(a, b, c));
-            }
-        }
-    }
-    let bugs: Vec<&Example> = all.iter().filter(|e| e.bug).collect();
-    let oks: Vec<&Example> = all.iter().filter(|e| !e.bug).collect();
+    let all = triangle::all_examples();
     let (mut learn_ms, mut committee_ms) = (Vec::new(), Vec::new());
     for _ in 0..30 {
-        let data: Vec<Example> = (0..20)
-            .map(|i| {
-                let pool = if i % 2 == 0 { &bugs } else { &oks };
-                pool[rng.random_range(0..pool.len())].clone()
-            })
-            .collect();
+        let data = triangle::draw_balanced(&all, 20, &mut rng);
         let t0 = js_sys::Date::now();
         let mut l = Learner::with_examples(vars(), LearnConfig::default(), &data).unwrap();
         assert!(l.learn().consistent());
         learn_ms.push(js_sys::Date::now() - t0);
-        let centre: Vec<i64> = (0..3).map(|_| rng.random_range(1..=10)).collect();
-        let neighbours: Vec<Vec<Value>> = (0..10)
-            .map(|_| {
-                let p: Vec<i64> = centre
-                    .iter()
-                    .map(|&v| (v + rng.random_range(-2..=2)).clamp(1, 10))
-                    .collect();
-                tri(p[0], p[1], p[2]).point
-            })
-            .collect();
+        let neighbours = triangle::neighbours(10, &mut rng);
         let t0 = js_sys::Date::now();
         assert_eq!(l.committee(&neighbours).len(), 20);
         committee_ms.push(js_sys::Date::now() - t0);

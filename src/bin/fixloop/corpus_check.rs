@@ -27,6 +27,10 @@ pub struct CheckArgs {
     /// Print at most this many disagreements in the table.
     #[arg(long, default_value_t = 50)]
     show: usize,
+    /// Check only subjects whose id contains one of these substrings (repeatable), e.g.
+    /// `--only 175-A --only 458-D` while iterating on a few subjects.
+    #[arg(long)]
+    only: Vec<String>,
 }
 
 /// Runs a program, turning a panic into `Err` so it is counted instead of aborting.
@@ -129,6 +133,13 @@ pub fn main(a: CheckArgs) -> ExitCode {
         };
         for (f, e) in bad {
             eprintln!("{f}: {e}");
+        }
+        let subjects: Vec<_> = subjects
+            .into_iter()
+            .filter(|s| a.only.is_empty() || a.only.iter().any(|o| s.id.contains(o.as_str())))
+            .collect();
+        if subjects.is_empty() {
+            continue;
         }
         let start = Instant::now();
         let r = check_all(&subjects, &limits, runner, threads);
