@@ -11,6 +11,7 @@ pub mod compare;
 pub mod corpus;
 pub mod lang;
 pub mod oracle;
+pub mod repair;
 pub mod session;
 
 #[cfg(target_arch = "wasm32")]
