@@ -1,0 +1,409 @@
+//! Messages between the page and its Web Worker (JSON text over `postMessage`), and the views of the loop they carry.
+
+use super::replay::playground_limits;
+use super::Session;
+use crate::active::num::format_input;
+use crate::active::LabelledTest;
+use crate::compare::outputs_match;
+use crate::lang::compile;
+use crate::repair::{
+    repair_with_progress, Control, Expectation, LearnedOracle, Progress, RepairConfig, RepairTest,
+};
+use serde::{Deserialize, Serialize};
+
+/// The labelled tests as repair tests: a bug with a correct output must print it, a bug
+/// without one must change (and leave the oracle's region), a "not a bug" must stay.
+pub fn repair_tests(labelled: &[LabelledTest]) -> Vec<RepairTest> {
+    labelled
+        .iter()
+        .map(|t| RepairTest {
+            input: t.input.clone(),
+            expect: match (&t.label.expected, t.label.bug) {
+                (Some(e), true) => Expectation::Output(e.clone()),
+                (None, true) => Expectation::Bug,
+                (_, false) => Expectation::NotBug,
+            },
+        })
+        .collect()
+}
+
+/// Each test's output before and after a patch, and whether the patched output meets
+/// the test's expectation.
+pub fn test_changes(before: &str, after: &str, tests: &[RepairTest]) -> Vec<TestChange> {
+    let (Ok(old), Ok(new)) = (compile(before), compile(after)) else {
+        return Vec::new();
+    };
+    let limits = playground_limits();
+    let out = |p: &crate::lang::Program, t: &RepairTest| {
+        String::from_utf8_lossy(&p.run_test(&t.input, &limits).stdout).into_owned()
+    };
+    tests
+        .iter()
+        .map(|t| {
+            let (b, a) = (out(&old, t), out(&new, t));
+            let passes = match &t.expect {
+                Expectation::Output(e) => outputs_match(&a, e),
+                Expectation::Bug => !outputs_match(&a, &b),
+                Expectation::NotBug => outputs_match(&a, &b),
+            };
+            TestChange {
+                input: format_input(&t.input),
+                before: b,
+                after: a,
+                passes,
+            }
+        })
+        .collect()
+}
+
+/// What the page asks the worker. Every request carries the whole session, so a fresh
+/// worker (after Stop or a crash) rebuilds its state by replay: the page's session is
+/// the only source of truth.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum WorkerRequest {
+    /// Bring the active loop up to date with `session` and report the next step.
+    Sync {
+        /// Echoed in the answer, so stale answers can be dropped.
+        id: u64,
+        /// The session as it is now.
+        session: Session,
+    },
+    /// Repair the session's program with its labelled tests.
+    Repair {
+        /// Echoed in every answer.
+        id: u64,
+        /// The session as it is now.
+        session: Session,
+    },
+}
+
+/// What the worker answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum WorkerResponse {
+    /// The worker has started and listens (requests sent before are lost, so the page
+    /// queues them until this arrives).
+    Ready,
+    /// The loop after a [`WorkerRequest::Sync`].
+    Loop {
+        /// The request's id.
+        id: u64,
+        /// The loop now.
+        view: LoopView,
+    },
+    /// A request failed; the message is for the user.
+    Failed {
+        /// The request's id.
+        id: u64,
+        /// Why.
+        message: String,
+    },
+    /// Repair is running.
+    RepairProgress {
+        /// The request's id.
+        id: u64,
+        /// Counters so far.
+        progress: RepairProgress,
+    },
+    /// Repair ended.
+    RepairDone {
+        /// The request's id.
+        id: u64,
+        /// Patches, best first.
+        patches: Vec<PatchView>,
+        /// Why it stopped, readable.
+        stop: String,
+    },
+}
+
+impl WorkerRequest {
+    /// The message text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a message text.
+    pub fn from_json(text: &str) -> Result<WorkerRequest, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+}
+
+impl WorkerResponse {
+    /// The message text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a message text.
+    pub fn from_json(text: &str) -> Result<WorkerResponse, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// The id of the request this answers.
+    pub fn id(&self) -> u64 {
+        match self {
+            WorkerResponse::Loop { id, .. }
+            | WorkerResponse::Failed { id, .. }
+            | WorkerResponse::RepairProgress { id, .. }
+            | WorkerResponse::RepairDone { id, .. } => *id,
+            WorkerResponse::Ready => 0,
+        }
+    }
+}
+
+/// The question on screen.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueryView {
+    /// Input numbers, space-separated.
+    pub input: String,
+    /// What the program printed.
+    pub output: String,
+    /// How the run ended (normal, timeout, runtime error).
+    pub status: String,
+    /// Why it is asked, readable.
+    pub reason: String,
+}
+
+/// A labelled test, for the list and the plot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PointView {
+    /// Input numbers, space-separated.
+    pub input: String,
+    /// The program's output.
+    pub output: String,
+    /// The oracle's variables at this test (inputs, then the output value), for plotting.
+    pub values: Vec<f64>,
+    /// Labelled "bug".
+    pub bug: bool,
+    /// The correct output, when given.
+    pub expected: Option<String>,
+}
+
+/// The active loop as the page shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoopView {
+    /// The pending question (`None` when finished).
+    pub query: Option<QueryView>,
+    /// Why the loop ended, when it did.
+    pub finished: Option<String>,
+    /// Labels given (skips not counted).
+    pub labels_used: usize,
+    /// The label budget.
+    pub label_budget: usize,
+    /// Candidate tests generated so far.
+    pub generated: usize,
+    /// The current oracle, readable.
+    pub formula: String,
+    /// The oracle's variable names (`x1 .. xn`, `out`).
+    pub vars: Vec<String>,
+    /// Labelled tests, the failing input first.
+    pub points: Vec<PointView>,
+}
+
+/// Counters of a running repair.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RepairProgress {
+    /// Candidate patches generated.
+    pub candidates: u64,
+    /// Test executions.
+    pub executions: u64,
+    /// Plausible patches (passing every labelled test) so far.
+    pub plausible: usize,
+    /// Cost of the cheapest plausible patch so far.
+    pub best_cost: Option<u32>,
+}
+
+/// A test's output before and after a patch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TestChange {
+    /// Input numbers.
+    pub input: String,
+    /// Output of the user's program.
+    pub before: String,
+    /// Output of the patched program.
+    pub after: String,
+    /// The patched program passes this test.
+    pub passes: bool,
+}
+
+/// One patch, as the Patches region shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PatchView {
+    /// Unified-style diff of the user's program.
+    pub diff: String,
+    /// The patched program (Apply puts it into the editor).
+    pub source: String,
+    /// Syntactic cost.
+    pub cost: u32,
+    /// Labelled tests passed.
+    pub passed: usize,
+    /// Labelled tests in all.
+    pub total: usize,
+    /// Share of fresh fuzzed inputs on which the learned oracle accepts the patch.
+    pub validation: Option<f64>,
+    /// Before and after per labelled test.
+    pub changes: Vec<TestChange>,
+}
+
+/// The worker's state and request handling (no web dependencies, so it is tested natively;
+/// the wasm worker only moves text in and out).
+#[derive(Default)]
+pub struct WorkerState {
+    replayer: super::Replayer,
+}
+
+impl WorkerState {
+    /// A fresh worker state.
+    pub fn new() -> WorkerState {
+        WorkerState::default()
+    }
+
+    /// Handles one request, emitting progress and the final answer.
+    pub fn handle(&mut self, request: WorkerRequest, emit: &mut dyn FnMut(WorkerResponse)) {
+        match request {
+            WorkerRequest::Sync { id, session } => emit(match self.replayer.view(&session) {
+                Ok(view) => WorkerResponse::Loop { id, view },
+                Err(e) => WorkerResponse::Failed {
+                    id,
+                    message: e.to_string(),
+                },
+            }),
+            WorkerRequest::Repair { id, session } => self.repair(id, &session, emit),
+        }
+    }
+
+    /// Repairs the session's program against its labelled tests and learned oracle,
+    /// emitting progress (every 100 test executions or new plausible patch) and the patches.
+    fn repair(&mut self, id: u64, session: &Session, emit: &mut dyn FnMut(WorkerResponse)) {
+        let active = match self.replayer.sync(session) {
+            Ok(a) => a,
+            Err(e) => {
+                return emit(WorkerResponse::Failed {
+                    id,
+                    message: e.to_string(),
+                })
+            }
+        };
+        let tests = repair_tests(active.labelled());
+        let oracle = active.oracle().formula().map(|f| LearnedOracle {
+            formula: f.clone(),
+            encoder: active.runner().encoder().clone(),
+        });
+        let config = RepairConfig {
+            limits: playground_limits(),
+            seed: session.settings.seed,
+            max_plausible: 10,
+            max_validated: 10,
+            max_ranked: 5,
+            ..RepairConfig::default()
+        };
+        let mut last = (0u64, 0usize);
+        let report = {
+            let mut hook = |p: &Progress| {
+                if p.test_executions >= last.0 + 100 || p.plausible != last.1 {
+                    last = (p.test_executions, p.plausible);
+                    emit(WorkerResponse::RepairProgress {
+                        id,
+                        progress: RepairProgress {
+                            candidates: p.candidates,
+                            executions: p.test_executions,
+                            plausible: p.plausible,
+                            best_cost: p.best_cost,
+                        },
+                    });
+                }
+                Control::Continue
+            };
+            repair_with_progress(
+                &session.program,
+                &tests,
+                oracle.as_ref(),
+                &config,
+                &mut hook,
+            )
+        };
+        let patches = report
+            .patches
+            .iter()
+            .map(|p| PatchView {
+                diff: p.diff.clone(),
+                source: p.patched_source.clone(),
+                cost: p.cost,
+                passed: p.tests_passed,
+                total: p.tests_total,
+                validation: Some(p.validation),
+                changes: test_changes(&session.program, &p.patched_source, &tests),
+            })
+            .collect();
+        emit(WorkerResponse::RepairDone {
+            id,
+            patches,
+            stop: report.stop.to_string(),
+        });
+    }
+
+    /// Handles one message text (a request as JSON), emitting answer texts.
+    pub fn handle_text(&mut self, text: &str, emit: &mut dyn FnMut(String)) {
+        match WorkerRequest::from_json(text) {
+            Ok(request) => self.handle(request, &mut |r| emit(r.to_json())),
+            Err(e) => emit(
+                WorkerResponse::Failed {
+                    id: 0,
+                    message: format!("the worker got a malformed request: {e}"),
+                }
+                .to_json(),
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_round_trip_as_json() {
+        let req = WorkerRequest::Sync {
+            id: 7,
+            session: Session::new("int main(void){return 0;}", "1"),
+        };
+        assert_eq!(WorkerRequest::from_json(&req.to_json()), Ok(req));
+        let resp = WorkerResponse::RepairProgress {
+            id: 3,
+            progress: RepairProgress {
+                candidates: 10,
+                executions: 40,
+                plausible: 2,
+                best_cost: Some(3),
+            },
+        };
+        assert_eq!(WorkerResponse::from_json(&resp.to_json()), Ok(resp));
+        assert!(WorkerRequest::from_json("{\"Nope\":1}").is_err());
+    }
+
+    #[test]
+    fn the_worker_state_answers_sync_requests() {
+        let mut session = crate::session::examples::EXAMPLES[0].session();
+        session.started = true;
+        session.settings.label_budget = 2;
+        let mut out = Vec::new();
+        let mut worker = WorkerState::new();
+        worker.handle_text(
+            &WorkerRequest::Sync { id: 5, session }.to_json(),
+            &mut |t| out.push(t),
+        );
+        worker.handle_text("garbage", &mut |t| out.push(t));
+        let first = WorkerResponse::from_json(&out[0]).unwrap();
+        match first {
+            WorkerResponse::Loop { id, view } => {
+                assert_eq!(id, 5);
+                assert_eq!(view.points.len(), 1);
+                assert!(view.query.is_some() || view.finished.is_some());
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            WorkerResponse::from_json(&out[1]),
+            Ok(WorkerResponse::Failed { id: 0, .. })
+        ));
+    }
+}
