@@ -10,6 +10,7 @@ pub mod compare;
 pub mod corpus;
 pub mod lang;
 pub mod oracle;
+pub mod repair;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

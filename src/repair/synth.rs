@@ -1,0 +1,1 @@
+//! Linear synthesis from angelic values.
