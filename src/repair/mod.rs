@@ -1,4 +1,10 @@
-//! Repair: from labelled tests to validated patches (fault localisation, patch model, engines).
+//! Program repair: fault localisation, the patch model, test validation and the enumerative engine with test-equivalence.
 
+pub mod cost;
+pub mod diff;
+pub mod patch;
 pub mod select;
 pub mod synth;
+
+pub use cost::CostTable;
+pub use patch::{Edit, EditKind, Patch, PatchError, RepairSource};
