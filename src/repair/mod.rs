@@ -2,6 +2,7 @@
 
 pub mod cost;
 pub mod diff;
+pub mod gp;
 pub mod patch;
 pub mod select;
 pub mod synth;
