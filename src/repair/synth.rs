@@ -570,47 +570,89 @@ pub fn formula_to_c(formula: &Formula) -> String {
     parts.join(outer)
 }
 
-fn atom_to_c(atom: &oracle::Atom, names: &[String]) -> String {
+/// A linear atom over integer variables with its bound rounded to an integer: what a
+/// C condition can say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IntAtom {
+    /// The atom is constant (e.g. `x = 5/2` on integers is never true).
+    Always(bool),
+    /// `sum(c * x) REL bound`.
+    Compare {
+        /// `(variable index, coefficient)`, nonzero coefficients.
+        terms: Vec<(usize, i64)>,
+        /// The comparison.
+        rel: Rel,
+        /// The integer bound.
+        bound: i64,
+    },
+}
+
+/// The integer form of `atom`: the left side is an integer on integer points, so a
+/// fractional bound becomes the nearest integer bound with the same meaning. A bound
+/// beyond `i64` makes the atom constant.
+pub fn int_atom(atom: &oracle::Atom) -> IntAtom {
     let rhs = atom.rhs().to_rational();
     let (floor, ceil) = (rhs.floor().to_integer(), rhs.ceil().to_integer());
     let integral = rhs.is_integer();
-    // The left side is an integer, so a fractional bound becomes the nearest integer one.
     let (rel, bound): (Rel, BigInt) = match atom.rel() {
         Rel::Le => (Rel::Le, floor),
         Rel::Gt => (Rel::Gt, floor),
         Rel::Lt => (Rel::Lt, ceil),
         Rel::Ge => (Rel::Ge, ceil),
-        Rel::Eq if !integral => return "0".to_string(),
-        Rel::Ne if !integral => return "1".to_string(),
+        Rel::Eq if !integral => return IntAtom::Always(false),
+        Rel::Ne if !integral => return IntAtom::Always(true),
         r => (r, floor),
     };
-    let op = match rel {
+    let terms = atom.terms().to_vec();
+    let holds_at_zero = |b: &BigInt| match rel {
+        Rel::Le => !b.is_negative(),
+        Rel::Lt => b.is_positive(),
+        Rel::Ge => !b.is_positive(),
+        Rel::Gt => b.is_negative(),
+        Rel::Eq => b.is_zero(),
+        Rel::Ne => !b.is_zero(),
+    };
+    if terms.is_empty() {
+        return IntAtom::Always(holds_at_zero(&bound));
+    }
+    match bound.to_i64() {
+        Some(bound) => IntAtom::Compare { terms, rel, bound },
+        // A bound beyond i64 is beyond any i64 left side: the atom is decided by its
+        // direction alone (equality never holds).
+        None => IntAtom::Always(match rel {
+            Rel::Le | Rel::Lt => bound.is_positive(),
+            Rel::Ge | Rel::Gt => bound.is_negative(),
+            Rel::Eq => false,
+            Rel::Ne => true,
+        }),
+    }
+}
+
+/// The C operator of a relation.
+pub fn c_operator(rel: Rel) -> &'static str {
+    match rel {
         Rel::Eq => "==",
         r => r.symbol(),
-    };
-    let t = atom.terms();
-    if t.is_empty() {
-        let holds = match rel {
-            Rel::Le => BigInt::zero() <= bound,
-            Rel::Lt => BigInt::zero() < bound,
-            Rel::Ge => BigInt::zero() >= bound,
-            Rel::Gt => BigInt::zero() > bound,
-            Rel::Eq => bound.is_zero(),
-            Rel::Ne => !bound.is_zero(),
-        };
-        return if holds { "1" } else { "0" }.to_string();
     }
+}
+
+fn atom_to_c(atom: &oracle::Atom, names: &[String]) -> String {
+    let (terms, rel, bound) = match int_atom(atom) {
+        IntAtom::Always(b) => return if b { "1" } else { "0" }.to_string(),
+        IntAtom::Compare { terms, rel, bound } => (terms, rel, bound),
+    };
+    let op = c_operator(rel);
     // `x - y REL c` reads best as `x REL y + c`.
-    if t.len() == 2 && t[0].1 == 1 && t[1].1 == -1 {
-        let (x, y) = (var_name(names, t[0].0), var_name(names, t[1].0));
-        return match bound.sign() {
-            num_bigint::Sign::NoSign => format!("{x} {op} {y}"),
-            num_bigint::Sign::Plus => format!("{x} {op} {y} + {bound}"),
-            num_bigint::Sign::Minus => format!("{x} {op} {y} - {}", bound.abs()),
+    if let [(x, 1), (y, -1)] = terms[..] {
+        let (x, y) = (var_name(names, x), var_name(names, y));
+        return match bound {
+            0 => format!("{x} {op} {y}"),
+            b if b > 0 => format!("{x} {op} {y} + {b}"),
+            b => format!("{x} {op} {y} - {}", b.unsigned_abs()),
         };
     }
     let mut lhs = String::new();
-    for &(v, c) in t {
+    for &(v, c) in &terms {
         push_term(&mut lhs, c, &var_name(names, v));
     }
     format!("{lhs} {op} {bound}")
