@@ -76,7 +76,7 @@ impl EditKind {
 
     /// Edits that only remove behaviour (ranked below others of equal validation).
     pub fn only_deletes(self) -> bool {
-        matches!(self, EditKind::DeleteStatement | EditKind::DropOperand)
+        self == EditKind::DeleteStatement
     }
 }
 
@@ -146,6 +146,19 @@ impl Edit {
         }
     }
 
+    /// Calls `f` on every node of the edit's new code (replacement expression, guard,
+    /// inserted or replacing statement's expressions).
+    pub fn visit_new_exprs(&self, f: &mut dyn FnMut(&Expr)) {
+        match self {
+            Edit::ReplaceExpr { with, .. } => visit_expr(with, f),
+            Edit::InsertGuard { cond, .. } => visit_expr(cond, f),
+            Edit::InsertBefore { stmt, .. } | Edit::ReplaceStmt { with: stmt, .. } => {
+                visit_stmt_exprs(stmt, f)
+            }
+            Edit::DeleteStmt { .. } => {}
+        }
+    }
+
     /// The cost under `costs`: the kind's cost, plus [`CostTable::extra_node`] per node of
     /// a new condition or assigned expression beyond a 3-node atom such as `x < 3`.
     /// [`NEVER`] when the kind is disabled.
@@ -211,6 +224,57 @@ pub fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     }
 }
 
+/// Calls `f` on every expression node inside statement `s` (sub-statements included).
+pub fn visit_stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
+    match &s.kind {
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => visit_expr(e, f),
+        StmtKind::Decl(d) => {
+            for dl in &d.declarators {
+                if let Some(Initializer::Expr(e)) = &dl.init {
+                    visit_expr(e, f);
+                }
+            }
+        }
+        StmtKind::Block(b) => b.stmts.iter().for_each(|x| visit_stmt_exprs(x, f)),
+        StmtKind::If { cond, then, els } => {
+            visit_expr(cond, f);
+            visit_stmt_exprs(then, f);
+            if let Some(e) = els {
+                visit_stmt_exprs(e, f);
+            }
+        }
+        StmtKind::While { cond, body }
+        | StmtKind::DoWhile { body, cond }
+        | StmtKind::Switch { cond, body } => {
+            visit_expr(cond, f);
+            visit_stmt_exprs(body, f);
+        }
+        StmtKind::For {
+            init,
+            cond,
+            step,
+            body,
+        } => {
+            if let Some(i) = init {
+                visit_stmt_exprs(i, f);
+            }
+            if let Some(c) = cond {
+                visit_expr(c, f);
+            }
+            if let Some(st) = step {
+                visit_expr(st, f);
+            }
+            visit_stmt_exprs(body, f);
+        }
+        StmtKind::Case { value, body } => {
+            visit_expr(value, f);
+            visit_stmt_exprs(body, f);
+        }
+        StmtKind::Default { body } | StmtKind::Label { body, .. } => visit_stmt_exprs(body, f),
+        _ => {}
+    }
+}
+
 /// A patch: a small set of edits (applied together; targets must not overlap).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Patch {
@@ -235,7 +299,7 @@ impl Patch {
         })
     }
 
-    /// Whether every edit only removes behaviour (delete statement, drop operand).
+    /// Whether every edit only removes behaviour (deletes a statement).
     pub fn only_deletes(&self) -> bool {
         !self.edits.is_empty() && self.edits.iter().all(|e| e.kind().only_deletes())
     }
@@ -516,6 +580,9 @@ impl RepairSource {
         let in_block = self.stmts.get(&edit.target()).is_some_and(|s| s.in_block);
         match edit {
             Edit::ReplaceExpr { target, with, .. } => {
+                if let Some(op_splice) = self.operator_splice(*target, with) {
+                    return op_splice;
+                }
                 let orig_prec = self.exprs.get(target).map_or(16, |e| e.precedence());
                 let printed = with.to_string();
                 let text = if with.precedence() < orig_prec {
@@ -556,6 +623,42 @@ impl RepairSource {
                 }
             }
         }
+    }
+}
+
+impl RepairSource {
+    /// When `with` is `target` with only its binary operator changed, the splice that
+    /// replaces just the operator token (the operands keep the user's spelling).
+    fn operator_splice(&self, target: NodeId, with: &Expr) -> Option<(usize, usize, String)> {
+        let orig = self.exprs.get(&target)?;
+        let (
+            ExprKind::Binary { op, lhs, rhs },
+            ExprKind::Binary {
+                op: new_op,
+                lhs: new_lhs,
+                rhs: new_rhs,
+            },
+        ) = (&orig.kind, &with.kind)
+        else {
+            return None;
+        };
+        if lhs != new_lhs || rhs != new_rhs || lhs.span.macro_inner || rhs.span.macro_inner {
+            return None;
+        }
+        let (gap_start, gap_end) = (lhs.span.end as usize, rhs.span.start as usize);
+        let gap = self.text.get(gap_start..gap_end)?;
+        let at = gap.find(op.symbol())?;
+        // The symbol must be the operator itself, not a prefix of a longer one (`<` in `<=`).
+        let after = gap[at + op.symbol().len()..].chars().next();
+        if after.is_some_and(|c| "=<>&|".contains(c)) {
+            return None;
+        }
+        let start = gap_start + at;
+        Some((
+            start,
+            start + op.symbol().len(),
+            new_op.symbol().to_string(),
+        ))
     }
 }
 
