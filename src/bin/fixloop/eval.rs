@@ -79,6 +79,9 @@ pub struct EvalArgs {
     /// strategies uniform, pm, ap, eps-greedy, ucb; credit avg, recency; reward raw, parent).
     #[arg(long)]
     pub selection: Option<String>,
+    /// With --repair: the repair engine (enum, gp, lra, all).
+    #[arg(long, value_enum, default_value = "enum")]
+    pub engine: crate::repair::EngineArg,
 }
 
 /// The paper's Learn2fix medians on 552 Codeflaws subjects: (l, accuracy, conditional accuracy).
