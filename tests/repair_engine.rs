@@ -37,7 +37,7 @@ fn equivalence_classes_match_brute_force() {
             checked_batches += 1;
             let all: Vec<usize> = (0..batch.patches.len()).collect();
             for t in 0..suite.tests().len() {
-                let classes = split_classes(batch, &suite, t, &all, &mut || true);
+                let classes = split_classes(batch, &suite, t, &all, u64::MAX, &mut || true);
                 executions += classes.len();
                 decided += all.len();
                 let mut covered: Vec<usize> =

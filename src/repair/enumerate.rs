@@ -70,12 +70,17 @@ struct Splitter<'c> {
     rep: usize,
     following: Vec<usize>,
     evaluations: u64,
+    max_evaluations: u64,
 }
 
 impl HoleHandler for Splitter<'_> {
     fn value(&mut self, site: &HoleSite, original: u64, vars: &[u64]) -> Result<u64, String> {
         let rep_value = eval_at_hole(&self.exprs[self.rep], site, original, vars);
         let (exprs, rep) = (self.exprs, self.rep);
+        if self.evaluations + self.following.len() as u64 > self.max_evaluations {
+            // A hot hole: the others stay undecided and get runs of their own.
+            self.following.retain(|&c| c == rep);
+        }
         let mut evaluations = 0;
         self.following.retain(|&c| {
             evaluations += 1;
@@ -87,13 +92,16 @@ impl HoleHandler for Splitter<'_> {
 }
 
 /// Splits `undecided` candidates of `batch` into test-equivalence classes on test
-/// `test`: one execution per class. Stops early (returning the classes so far) when
+/// `test`: one execution per class. A run evaluates candidates at most
+/// `max_evaluations` times; past that it follows the representative alone (the rest
+/// stay undecided for later runs). Stops early (returning the classes so far) when
 /// `may_run` says no.
 pub fn split_classes(
     batch: &HoleBatch,
     suite: &TestSuite,
     test: usize,
     undecided: &[usize],
+    max_evaluations: u64,
     may_run: &mut dyn FnMut() -> bool,
 ) -> Vec<Class> {
     let mut left: Vec<usize> = undecided.to_vec();
@@ -108,6 +116,7 @@ pub fn split_classes(
             rep,
             following: left.clone(),
             evaluations: 0,
+            max_evaluations,
         };
         let exec = batch
             .program
@@ -557,19 +566,26 @@ pub fn enumerate(
                     let mut passed = Vec::new();
                     let mut out_of_budget = false;
                     let mut stopped = false;
-                    let classes = split_classes(&batch, suite, t, &alive, &mut || {
-                        if stats.test_executions >= config.max_test_executions {
-                            out_of_budget = true;
-                            false
-                        } else if progress(&snapshot(stats, &plausible)) == Control::Stop {
-                            stopped = true;
-                            false
-                        } else {
-                            stats.test_executions += 1;
-                            stats.hole_executions += 1;
-                            true
-                        }
-                    });
+                    let classes = split_classes(
+                        &batch,
+                        suite,
+                        t,
+                        &alive,
+                        config.max_hole_evaluations,
+                        &mut || {
+                            if stats.test_executions >= config.max_test_executions {
+                                out_of_budget = true;
+                                false
+                            } else if progress(&snapshot(stats, &plausible)) == Control::Stop {
+                                stopped = true;
+                                false
+                            } else {
+                                stats.test_executions += 1;
+                                stats.hole_executions += 1;
+                                true
+                            }
+                        },
+                    );
                     for c in &classes {
                         stats.hole_decisions += c.members.len() as u64;
                         if suite.passes(t, &c.exec) {

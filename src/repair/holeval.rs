@@ -157,11 +157,9 @@ fn eval(e: &Expr, site: &HoleSite, original: u64, vars: &[u64]) -> Result<(u64, 
             (vars.get(i).copied().unwrap_or(0), site.vars[i].sc)
         }
         ExprKind::Unary { op, operand } => {
-            let Some(k) = kind_of(operand, site) else {
-                return unsupported();
-            };
+            let (v, k) = eval(operand, site, original, vars)?;
             let ak = k.promote();
-            let v = at(operand, ak.sc())?;
+            let v = convert(k, ak.sc(), v);
             match op {
                 UnaryOp::Neg => (negate(ak, v), ak.sc()),
                 UnaryOp::Plus => (v, ak.sc()),
@@ -171,30 +169,36 @@ fn eval(e: &Expr, site: &HoleSite, original: u64, vars: &[u64]) -> Result<(u64, 
             }
         }
         ExprKind::Binary { op, lhs, rhs } => {
-            let (Some(a), Some(b)) = (kind_of(lhs, site), kind_of(rhs, site)) else {
-                return unsupported();
+            let promoted = |x: &Expr| -> Result<(u64, Ak), String> {
+                let (v, k) = eval(x, site, original, vars)?;
+                let ak = k.promote();
+                Ok((convert(k, ak.sc(), v), ak))
             };
-            let (ka, kb) = (a.promote(), b.promote());
             match op {
                 BinaryOp::LogAnd | BinaryOp::LogOr => {
-                    let l = !is_zero(ka, at(lhs, ka.sc())?);
+                    let (a, ka) = promoted(lhs)?;
+                    let l = !is_zero(ka, a);
                     let short = if *op == BinaryOp::LogAnd { !l } else { l };
                     if short {
                         (u64::from(l), Sc::I32)
                     } else {
-                        (u64::from(!is_zero(kb, at(rhs, kb.sc())?)), Sc::I32)
+                        let (b, kb) = promoted(rhs)?;
+                        (u64::from(!is_zero(kb, b)), Sc::I32)
                     }
                 }
                 BinaryOp::Shl | BinaryOp::Shr => {
-                    let x = at(lhs, ka.sc())?;
-                    let y = at(rhs, Sc::I64)?;
+                    let (x, ka) = promoted(lhs)?;
+                    let (y, kb) = promoted(rhs)?;
+                    let y = convert(kb.sc(), Sc::I64, y);
                     let b = bop(*op).ok_or("operator")?;
                     (binary(b, ka, x, y)?, ka.sc())
                 }
                 o => {
+                    let (x, ka) = promoted(lhs)?;
+                    let (y, kb) = promoted(rhs)?;
                     let k = Ak::usual(ka, kb);
-                    let x = at(lhs, k.sc())?;
-                    let y = at(rhs, k.sc())?;
+                    let x = convert(ka.sc(), k.sc(), x);
+                    let y = convert(kb.sc(), k.sc(), y);
                     if let Some(c) = cop(*o) {
                         (compare(c, k, x, y), Sc::I32)
                     } else {

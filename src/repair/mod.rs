@@ -92,6 +92,10 @@ pub struct RepairConfig {
     pub max_test_executions: u64,
     /// Stop after this many plausible patches. Default 40.
     pub max_plausible: usize,
+    /// Candidate evaluations at holes per test execution (a hot hole in a long loop
+    /// otherwise makes one run very slow); past it a run decides only its
+    /// representative. Default 2 000 000.
+    pub max_hole_evaluations: u64,
     /// Suspicious statements considered. Default 25.
     pub max_locations: usize,
     /// Conditions per refinement or guard location. Default 400.
@@ -128,6 +132,7 @@ impl Default for RepairConfig {
             max_candidates: 200_000,
             max_test_executions: 20_000,
             max_plausible: 40,
+            max_hole_evaluations: 2_000_000,
             max_locations: 25,
             max_conditions: 400,
             max_assigned_vars: 6,

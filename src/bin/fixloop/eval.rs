@@ -154,7 +154,7 @@ pub fn parallel_map<T: Send>(n: usize, threads: usize, job: impl Fn(usize) -> T 
 
 /// CPU time of the calling thread in seconds (Linux `/proc/thread-self/schedstat`), so
 /// figures stay meaningful on a loaded machine; `None` elsewhere.
-fn thread_cpu_seconds() -> Option<f64> {
+pub fn thread_cpu_seconds() -> Option<f64> {
     let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
     Some(ns as f64 / 1e9)

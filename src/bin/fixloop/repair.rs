@@ -97,18 +97,20 @@ pub fn subject_tests(s: &Subject) -> Vec<RepairTest> {
         .collect()
 }
 
-/// Runs a repair with a wall-clock bound; returns the report, the elapsed time and the
-/// time when the first plausible patch was seen (at the next progress call).
+/// Runs a repair bounded by `bound` on `clock` (time since the start); returns the
+/// report, the elapsed time and the time when the first plausible patch was seen (at the
+/// next progress call).
 pub fn timed_repair(
     source: &str,
     tests: &[RepairTest],
     config: &RepairConfig,
     bound: Duration,
+    clock: &dyn Fn() -> Duration,
 ) -> (RepairReport, Duration, Option<Duration>) {
-    let start = Instant::now();
+    let start = clock();
     let mut first = None;
     let report = repair_with_progress(source, tests, None, config, &mut |p| {
-        let now = start.elapsed();
+        let now = clock().saturating_sub(start);
         if p.plausible > 0 && first.is_none() {
             first = Some(now);
         }
@@ -118,7 +120,7 @@ pub fn timed_repair(
             Control::Continue
         }
     });
-    let elapsed = start.elapsed();
+    let elapsed = clock().saturating_sub(start);
     let first = first.or_else(|| (report.plausible > 0).then_some(elapsed));
     (report, elapsed, first)
 }
@@ -155,11 +157,13 @@ pub fn main(args: RepairArgs) -> ExitCode {
     config.budget = args.budget;
     config.trusted_lines = args.trusted.iter().copied().collect();
     config.max_test_executions = args.max_executions;
+    let wall = Instant::now();
     let (report, elapsed, first) = timed_repair(
         &source,
         &tests,
         &config,
         Duration::from_millis(args.timeout_ms),
+        &|| wall.elapsed(),
     );
     if args.json {
         let patches: Vec<serde_json::Value> = report
