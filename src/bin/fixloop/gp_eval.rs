@@ -185,11 +185,29 @@ pub fn run(args: EvalArgs, selection: &str) -> ExitCode {
         match &rows {
             SubjectRows::Done(r) => {
                 let found: usize = r.iter().flatten().filter(|o| o.found).count();
+                // Per selection (found/runs, variants of each run), so a run cut short
+                // still leaves per-strategy data in the log.
+                let per: Vec<String> = selections
+                    .iter()
+                    .zip(r)
+                    .map(|(sel, outs)| {
+                        let (s, c, w) = label(sel);
+                        let variants: Vec<String> =
+                            outs.iter().map(|o| o.evaluations.to_string()).collect();
+                        format!(
+                            "{s}/{c}/{w} {}/{} [{}]",
+                            outs.iter().filter(|o| o.found).count(),
+                            outs.len(),
+                            variants.join(" ")
+                        )
+                    })
+                    .collect();
                 eprintln!(
-                    "[{done}/{}] {id}: {found}/{} GP runs found a patch ({:.1} s)",
+                    "[{done}/{}] {id}: {found}/{} GP runs found a patch ({:.1} s); {}",
                     files.len(),
                     r.len() * runs,
-                    t0.elapsed().as_secs_f64()
+                    t0.elapsed().as_secs_f64(),
+                    per.join("; ")
                 );
             }
             SubjectRows::Skipped(why) => eprintln!("[{done}/{}] {id} skipped: {why}", files.len()),
