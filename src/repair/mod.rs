@@ -3,7 +3,9 @@
 //! Pipeline of [`repair`]: the program is parsed into a [`RepairSource`] (the patch
 //! model's index of nodes and spans) and run on the [`RepairTest`]s ([`tests`]);
 //! [`localise`] ranks the statements the failing tests reach; an engine proposes
-//! [`Patch`]es in cost order ([`enumerate`]: f1x's test-equivalence over repair holes);
+//! [`Patch`]es in cost order ([`enumerate`]: f1x's test-equivalence over repair holes),
+//! by evolution ([`gp`] on [`gp_program`]: GenProg with learned operator selection,
+//! [`select`]) or by synthesis from angelic values ([`lra`] with [`synth`]);
 //! plausible patches (passing every test) are re-checked on fuzzed inputs against the
 //! learned oracle, minimised, deduplicated by behaviour and ranked ([`validate`]).
 //!
@@ -26,10 +28,15 @@
 pub mod cost;
 pub mod diff;
 pub mod enumerate;
+pub mod gp;
+pub mod gp_program;
 pub mod holeval;
 pub mod localise;
+pub mod lra;
 pub mod mutate;
 pub mod patch;
+pub mod select;
+pub mod synth;
 pub mod tests;
 pub mod validate;
 
@@ -53,9 +60,9 @@ pub enum Engine {
     /// Cost-ordered enumeration with test-equivalence (f1x).
     #[default]
     Enumerate,
-    /// Genetic programming with learned operator selection (not available yet).
+    /// Genetic programming with learned operator selection (GenProg, [`gp`]).
     Genetic,
-    /// Linear synthesis with the LRA solver (not available yet).
+    /// Angelic values and linear synthesis ([`lra`]).
     Linear,
     /// Every available engine.
     All,
@@ -105,6 +112,11 @@ pub struct RepairConfig {
     pub max_ranked: usize,
     /// Seed of the validation fuzzer. Default 0.
     pub seed: u64,
+    /// The GenProg engine's settings (population, generations, operator selection, seed).
+    /// Default [`gp::GpConfig::default`].
+    pub genetic: gp::GpConfig,
+    /// The LRA engine's limits. Default [`lra::LraConfig::default`].
+    pub linear: lra::LraConfig,
 }
 
 impl Default for RepairConfig {
@@ -129,6 +141,8 @@ impl Default for RepairConfig {
             max_validated: 40,
             max_ranked: 10,
             seed: 0,
+            genetic: gp::GpConfig::default(),
+            linear: lra::LraConfig::default(),
         }
     }
 }
@@ -368,15 +382,9 @@ pub fn repair_with_progress(
     report.stats.localisation_executions = runs;
     report.suspicious = suspicious;
     let outcome = match config.engine {
-        Engine::Genetic => {
-            report.stop = StopReason::EngineUnavailable("gp");
-            return report;
-        }
-        Engine::Linear => {
-            report.stop = StopReason::EngineUnavailable("lra");
-            return report;
-        }
-        Engine::Enumerate | Engine::All => enumerate::enumerate(
+        Engine::Genetic => run_genetic(&src, &suite, &report.suspicious, config, &mut report.stats),
+        Engine::Linear => run_linear(&src, &suite, &report.suspicious, config, &mut report.stats),
+        Engine::Enumerate => enumerate::enumerate(
             &src,
             &suite,
             &report.suspicious,
@@ -384,6 +392,25 @@ pub fn repair_with_progress(
             &mut report.stats,
             progress,
         ),
+        Engine::All => {
+            // Cheapest first: enumeration, then LRA synthesis, then GenProg, each only
+            // while nothing plausible has been found.
+            let mut outcome = enumerate::enumerate(
+                &src,
+                &suite,
+                &report.suspicious,
+                config,
+                &mut report.stats,
+                progress,
+            );
+            if outcome.plausible.is_empty() && outcome.stop != EngineStop::Stopped {
+                outcome = run_linear(&src, &suite, &report.suspicious, config, &mut report.stats);
+            }
+            if outcome.plausible.is_empty() {
+                outcome = run_genetic(&src, &suite, &report.suspicious, config, &mut report.stats);
+            }
+            outcome
+        }
     };
     report.stop = match outcome.stop {
         EngineStop::Found => StopReason::Found,
@@ -408,6 +435,64 @@ pub fn repair_with_progress(
         progress,
     );
     report
+}
+
+/// Engine 2 (GenProg, [`gp_program::genetic`]) as an engine outcome; its test runs are
+/// plain executions.
+fn run_genetic(
+    src: &RepairSource,
+    suite: &TestSuite,
+    suspicious: &[Suspicious],
+    config: &RepairConfig,
+    stats: &mut RepairStats,
+) -> enumerate::EngineOutcome {
+    let (patch, gp, executions) =
+        gp_program::genetic(src, suite, suspicious, config, &config.genetic);
+    let before = stats.test_executions;
+    stats.test_executions += executions;
+    stats.plain_executions += executions;
+    stats.candidates += gp.evaluations as u64;
+    stats.candidates_decided += gp.evaluations as u64;
+    if patch.is_some() && stats.first_plausible_at.is_none() {
+        stats.first_plausible_at = Some(before + executions);
+    }
+    let stop = match gp.stop {
+        gp::GpStop::Found => EngineStop::Found,
+        gp::GpStop::EvaluationLimit(_) => EngineStop::ExecutionBudget,
+        _ => EngineStop::CandidatesExhausted,
+    };
+    enumerate::EngineOutcome {
+        plausible: patch.into_iter().collect(),
+        stop,
+    }
+}
+
+/// Engine 3 (angelic values and linear synthesis, [`lra::linear`]) as an engine outcome.
+fn run_linear(
+    src: &RepairSource,
+    suite: &TestSuite,
+    suspicious: &[Suspicious],
+    config: &RepairConfig,
+    stats: &mut RepairStats,
+) -> enumerate::EngineOutcome {
+    let lra = lra::linear(src, suite, suspicious, config, &config.linear);
+    let before = stats.test_executions;
+    stats.test_executions += lra.test_executions;
+    stats.plain_executions += lra.test_executions;
+    stats.candidates += lra.synthesised as u64;
+    stats.candidates_decided += lra.synthesised as u64;
+    if !lra.plausible.is_empty() && stats.first_plausible_at.is_none() {
+        stats.first_plausible_at = Some(before + lra.test_executions);
+    }
+    let stop = match lra.stop {
+        lra::LraStop::Found => EngineStop::Found,
+        lra::LraStop::ExecutionBudget => EngineStop::ExecutionBudget,
+        lra::LraStop::LocationsExhausted => EngineStop::CandidatesExhausted,
+    };
+    enumerate::EngineOutcome {
+        plausible: lra.plausible,
+        stop,
+    }
 }
 
 /// Validates, minimises, deduplicates (one per behaviour class) and ranks plausible

@@ -74,6 +74,14 @@ pub struct EvalArgs {
     /// With --repair: per-subject wall-clock bound in milliseconds.
     #[arg(long, default_value_t = 10_000)]
     pub repair_timeout_ms: u64,
+    /// With --repair: run the GenProg engine once per operator-selection strategy and
+    /// print the success-rate table (`all`, or a list like `uniform,eps-greedy/avg/raw`;
+    /// strategies uniform, pm, ap, eps-greedy, ucb; credit avg, recency; reward raw, parent).
+    #[arg(long)]
+    pub selection: Option<String>,
+    /// With --repair: the repair engine (enum, gp, lra, all).
+    #[arg(long, value_enum, default_value = "enum")]
+    pub engine: crate::repair::EngineArg,
 }
 
 /// The paper's Learn2fix medians on 552 Codeflaws subjects: (l, accuracy, conditional accuracy).

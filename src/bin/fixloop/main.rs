@@ -3,6 +3,7 @@
 mod bench;
 mod corpus_check;
 mod eval;
+mod gp_eval;
 mod learn;
 mod repair;
 mod repair_eval;
@@ -67,6 +68,10 @@ fn main() -> ExitCode {
         Command::Corpus(CorpusCommand::Check(a)) => corpus_check::main(a),
         Command::Learn(args) => learn::run(args),
         Command::Bench(BenchCommand::Exec(a)) => bench::main(a),
+        Command::Eval(a) if a.repair && a.selection.is_some() => {
+            let selection = a.selection.clone().unwrap_or_default();
+            gp_eval::run(a, &selection)
+        }
         Command::Eval(a) if a.repair => repair_eval::run(a),
         Command::Eval(a) => eval::run(a),
         Command::Repair(a) => repair::main(a),

@@ -16,9 +16,9 @@ use std::time::{Duration, Instant};
 pub enum EngineArg {
     /// Cost-ordered enumeration with test-equivalence (f1x).
     Enum,
-    /// Genetic programming (not available yet).
+    /// Genetic programming (GenProg) with operator selection.
     Gp,
-    /// Linear synthesis with the LRA solver (not available yet).
+    /// Angelic values and linear synthesis with the exact LRA solver.
     Lra,
     /// Every available engine.
     All,
@@ -157,12 +157,6 @@ pub fn main(args: RepairArgs) -> ExitCode {
     config.budget = args.budget;
     config.trusted_lines = args.trusted.iter().copied().collect();
     config.max_test_executions = args.max_executions;
-    if matches!(args.engine, EngineArg::Gp | EngineArg::Lra) {
-        eprintln!(
-            "note: the {} engine is not available yet (it is being built on this patch model); use --engine enum",
-            if args.engine == EngineArg::Gp { "gp" } else { "lra" }
-        );
-    }
     let wall = Instant::now();
     let (report, elapsed, first) = timed_repair(
         &source,

@@ -7,7 +7,7 @@ use fixloop::active::num::parse_input;
 use fixloop::compare::outputs_match;
 use fixloop::corpus::Subject;
 use fixloop::lang::{compile, Limits};
-use fixloop::repair::RepairConfig;
+use fixloop::repair::{Engine, RepairConfig};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -29,7 +29,7 @@ struct Row {
     stop: String,
 }
 
-fn evaluate(path: &std::path::Path, bound: Duration, fuel: u64) -> Row {
+fn evaluate(path: &std::path::Path, bound: Duration, fuel: u64, engine: Engine) -> Row {
     let mut row = Row {
         id: path.display().to_string(),
         skipped: None,
@@ -68,6 +68,7 @@ fn evaluate(path: &std::path::Path, bound: Duration, fuel: u64) -> Row {
     }
     let tests = subject_tests(&subject);
     let config = RepairConfig {
+        engine,
         extractor: extractor.clone(),
         limits: Limits {
             fuel,
@@ -148,7 +149,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
     let bound = Duration::from_millis(args.repair_timeout_ms);
     let finished = AtomicUsize::new(0);
     let rows = parallel_map(files.len(), threads, |i| {
-        let r = evaluate(&files[i], bound, args.fuel);
+        let r = evaluate(&files[i], bound, args.fuel, args.engine.into());
         let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
         eprintln!(
             "[{done}/{}] {} {} {:.0} ms{}",

@@ -1,0 +1,483 @@
+//! The genetic engine bound to C programs: GenProg's statement edits and f1x's expression edits at fault-localised statements, variants run on the repair tests.
+//!
+//! One mutation operator per enabled [`EditKind`] (cost not [`NEVER`]): delete, insert or
+//! replace with a copy of another statement (GenProg's three), and the patch model's
+//! expression edits (operator, constant, variable, dropped operand, condition
+//! refinement, guard, inserted assignment). A mutation draws a suspicious statement with
+//! probability proportional to its fault-localisation score, lists the candidate edits
+//! of the operator's kind there (built from [`mutate`](super::mutate)'s generators and
+//! cached), and picks one; edits on trusted lines and variants over the cost budget are
+//! never proposed. Variants are applied to the original text, compiled and run on every
+//! test; results are cached by patched text, so a variant met twice costs nothing.
+
+use super::cost::NEVER;
+use super::gp::{run_gp, Evaluation, GpConfig, GpProblem, GpReport};
+use super::localise::Suspicious;
+use super::mutate::{assignment_values, bin, conditions, donors, fresh, locations, mutations, var};
+use super::patch::{Edit, EditKind, Patch, RepairSource};
+use super::tests::TestSuite;
+use super::RepairConfig;
+use crate::lang::ast::{BinaryOp, ExprKind, Span, Stmt, StmtKind};
+use crate::lang::bytecode::HoleVar;
+use crate::lang::types::Sc;
+use crate::lang::{compile, compile_with_hole, NodeId};
+use rand::rngs::StdRng;
+use rand::RngExt;
+use std::collections::HashMap;
+
+/// GenProg over the patch model; see the module docs.
+pub struct ProgramProblem<'a> {
+    src: &'a RepairSource,
+    suite: &'a TestSuite,
+    config: &'a RepairConfig,
+    operators: Vec<EditKind>,
+    /// Suspicious statements and their cumulative weights.
+    sites: Vec<(NodeId, f64)>,
+    constants: Vec<i64>,
+    candidates: HashMap<(NodeId, EditKind), Vec<Edit>>,
+    cache: HashMap<String, Evaluation>,
+    negative: Vec<usize>,
+    positive: Vec<usize>,
+    /// Test executions so far.
+    pub test_executions: u64,
+}
+
+impl<'a> ProgramProblem<'a> {
+    /// The problem for `src` on `suite`, mutating the `suspicious` statements (at most
+    /// `config.max_locations`, weighted by score).
+    pub fn new(
+        src: &'a RepairSource,
+        suite: &'a TestSuite,
+        suspicious: &[Suspicious],
+        config: &'a RepairConfig,
+    ) -> ProgramProblem<'a> {
+        let operators = EditKind::ALL
+            .into_iter()
+            .filter(|&k| config.costs.of(k) != NEVER && config.costs.of(k) <= config.budget)
+            .collect();
+        let mut total = 0.0;
+        let sites = suspicious
+            .iter()
+            .take(config.max_locations)
+            .filter(|s| !config.trusted_lines.contains(&s.line))
+            .map(|s| {
+                total += s.score.max(1e-6);
+                (s.stmt, total)
+            })
+            .collect();
+        let negative = suite.failing();
+        let positive = suite
+            .order()
+            .iter()
+            .copied()
+            .filter(|t| !negative.contains(t))
+            .collect();
+        ProgramProblem {
+            src,
+            suite,
+            config,
+            operators,
+            sites,
+            constants: src.constants(),
+            candidates: HashMap::new(),
+            cache: HashMap::new(),
+            negative,
+            positive,
+            test_executions: 0,
+        }
+    }
+
+    /// The edit kind of operator `op`.
+    pub fn operator_kind(&self, op: usize) -> Option<EditKind> {
+        self.operators.get(op).copied()
+    }
+
+    fn draw_site(&self, rng: &mut StdRng) -> Option<NodeId> {
+        let total = self.sites.last()?.1;
+        let x = rng.random_range(0.0..total);
+        self.sites
+            .iter()
+            .find(|&&(_, cum)| x < cum)
+            .or(self.sites.last())
+            .map(|&(id, _)| id)
+    }
+
+    /// The candidate edits of `kind` at statement `stmt` (cached).
+    fn candidates_at(&mut self, stmt: NodeId, kind: EditKind) -> &[Edit] {
+        if !self.candidates.contains_key(&(stmt, kind)) {
+            let list = self.generate(stmt, kind);
+            self.candidates.insert((stmt, kind), list);
+        }
+        &self.candidates[&(stmt, kind)]
+    }
+
+    /// The integer and floating scalar variables in scope at a statement's first own
+    /// expression (empty for statements without one).
+    fn scope_at(&self, own: &[NodeId]) -> Vec<HoleVar> {
+        own.iter()
+            .find_map(|&id| {
+                compile_with_hole(self.src.text(), Some(id))
+                    .ok()
+                    .and_then(|p| p.hole_sites().first().map(|h| h.vars.clone()))
+            })
+            .unwrap_or_default()
+    }
+
+    fn generate(&self, stmt: NodeId, kind: EditKind) -> Vec<Edit> {
+        let Some(info) = self.src.stmt(stmt) else {
+            return Vec::new();
+        };
+        let max = self.config.max_conditions;
+        let plain_stmt = !matches!(
+            info.stmt.kind,
+            StmtKind::Decl(_)
+                | StmtKind::Case { .. }
+                | StmtKind::Default { .. }
+                | StmtKind::Label { .. }
+                | StmtKind::Empty
+        );
+        let needs_scope = !matches!(
+            kind,
+            EditKind::DeleteStatement | EditKind::InsertCopy | EditKind::ReplaceCopy
+        );
+        let scope = if needs_scope {
+            self.scope_at(&info.own_exprs)
+        } else {
+            Vec::new()
+        };
+        let mut out = Vec::new();
+        match kind {
+            EditKind::ReplaceOperator
+            | EditKind::ReplaceConstant
+            | EditKind::ReplaceVariable
+            | EditKind::DropOperand => {
+                for (root, _) in locations(self.src, info) {
+                    let Some(e) = self.src.expr(root) else {
+                        continue;
+                    };
+                    out.extend(
+                        mutations(e, &scope, &self.constants)
+                            .into_iter()
+                            .filter(|m| m.kind == kind)
+                            .map(|m| Edit::ReplaceExpr {
+                                target: m.target,
+                                with: m.with,
+                                kind,
+                            }),
+                    );
+                }
+            }
+            EditKind::RefineCondition => {
+                for (root, is_cond) in locations(self.src, info) {
+                    let Some(e) = self.src.expr(root).filter(|_| is_cond) else {
+                        continue;
+                    };
+                    for b in conditions(&scope, &self.constants, max) {
+                        for op in [BinaryOp::LogAnd, BinaryOp::LogOr] {
+                            out.push(Edit::ReplaceExpr {
+                                target: root,
+                                with: bin(op, e.clone(), b.clone()),
+                                kind,
+                            });
+                        }
+                    }
+                }
+            }
+            EditKind::InsertGuard if plain_stmt => {
+                out.extend(
+                    conditions(&scope, &self.constants, max)
+                        .into_iter()
+                        .map(|cond| Edit::InsertGuard { target: stmt, cond }),
+                );
+            }
+            EditKind::InsertAssignment if plain_stmt => {
+                for v in scope
+                    .iter()
+                    .filter(|v| !matches!(v.sc, Sc::F32 | Sc::F64 | Sc::Ptr))
+                    .take(self.config.max_assigned_vars)
+                {
+                    for value in assignment_values(&v.name, &scope, &self.constants) {
+                        let assign = fresh(ExprKind::Assign {
+                            op: None,
+                            lhs: Box::new(var(&v.name)),
+                            rhs: Box::new(value),
+                        });
+                        out.push(Edit::InsertBefore {
+                            target: stmt,
+                            stmt: expr_stmt(assign),
+                            kind,
+                        });
+                    }
+                }
+            }
+            EditKind::DeleteStatement if plain_stmt => out.push(Edit::DeleteStmt { target: stmt }),
+            EditKind::InsertCopy if plain_stmt => {
+                out.extend(
+                    donors(self.src, info, self.config.max_donors)
+                        .into_iter()
+                        .map(|d| Edit::InsertBefore {
+                            target: stmt,
+                            stmt: d,
+                            kind,
+                        }),
+                );
+            }
+            EditKind::ReplaceCopy if plain_stmt => {
+                out.extend(
+                    donors(self.src, info, self.config.max_donors)
+                        .into_iter()
+                        .map(|with| Edit::ReplaceStmt { target: stmt, with }),
+                );
+            }
+            _ => {}
+        }
+        out.retain(|e| {
+            e.cost(&self.config.costs) <= self.config.budget
+                && self.src.check(e, &self.config.trusted_lines).is_ok()
+        });
+        out
+    }
+}
+
+fn expr_stmt(e: crate::lang::ast::Expr) -> Stmt {
+    Stmt {
+        id: super::holeval::FRESH_ID,
+        span: Span::default(),
+        kind: StmtKind::Expr(e),
+    }
+}
+
+impl GpProblem for ProgramProblem<'_> {
+    type Edit = Edit;
+
+    fn operators(&self) -> usize {
+        self.operators.len()
+    }
+
+    fn mutate(&mut self, op: usize, parent: &[Edit], rng: &mut StdRng) -> Option<Edit> {
+        let kind = self.operator_kind(op)?;
+        // A few statements are drawn: the operator may have nothing at the first.
+        for _ in 0..4 {
+            let stmt = self.draw_site(rng)?;
+            let budget = self.config.budget;
+            let costs = self.config.costs.clone();
+            let cands = self.candidates_at(stmt, kind);
+            if cands.is_empty() {
+                continue;
+            }
+            let edit = cands[rng.random_range(0..cands.len())].clone();
+            // The engine drops the parent's edits that conflict with the new one, so the
+            // budget applies to the new edit plus the others.
+            let kept: u32 = parent
+                .iter()
+                .filter(|e| !self.conflicts(e, &edit))
+                .map(|e| e.cost(&costs))
+                .fold(0u32, u32::saturating_add);
+            if kept.saturating_add(edit.cost(&costs)) <= budget {
+                return Some(edit);
+            }
+        }
+        None
+    }
+
+    fn conflicts(&self, a: &Edit, b: &Edit) -> bool {
+        let stmt_of = |e: &Edit| match e {
+            Edit::ReplaceExpr { target, .. } => self.src.owner_of(*target),
+            other => Some(other.target()),
+        };
+        a.target() == b.target() || stmt_of(a) == stmt_of(b)
+    }
+
+    fn evaluate(&mut self, edits: &[Edit]) -> Evaluation {
+        let patch = Patch {
+            edits: edits.to_vec(),
+        };
+        if patch.cost(&self.config.costs) > self.config.budget {
+            return Evaluation::default();
+        }
+        let Ok(text) = self.src.apply(&patch, &self.config.trusted_lines) else {
+            return Evaluation::default();
+        };
+        if let Some(e) = self.cache.get(&text) {
+            return *e;
+        }
+        let eval = match compile(&text) {
+            Err(_) => Evaluation::default(),
+            Ok(program) => {
+                let mut run = |tests: &[usize]| {
+                    tests
+                        .iter()
+                        .filter(|&&t| {
+                            self.test_executions += 1;
+                            self.suite.run(&program, t).1
+                        })
+                        .count()
+                };
+                let passed_negative = run(&self.negative);
+                let passed_positive = run(&self.positive);
+                Evaluation {
+                    passed_positive,
+                    passed_negative,
+                    valid: true,
+                }
+            }
+        };
+        self.cache.insert(text, eval);
+        eval
+    }
+
+    fn test_counts(&self) -> (usize, usize) {
+        (self.positive.len(), self.negative.len())
+    }
+}
+
+/// Runs GenProg on `src`: the plausible patch found (if any), the search report and the
+/// test executions it used. `gp.max_evaluations` is further cut so the variants' test
+/// runs stay within `config.max_test_executions`.
+pub fn genetic(
+    src: &RepairSource,
+    suite: &TestSuite,
+    suspicious: &[Suspicious],
+    config: &RepairConfig,
+    gp: &GpConfig,
+) -> (Option<Patch>, GpReport<Edit>, u64) {
+    let mut problem = ProgramProblem::new(src, suite, suspicious, config);
+    let tests = suite.tests().len().max(1) as u64;
+    let by_executions = (config.max_test_executions / tests).max(1) as usize;
+    let gp = GpConfig {
+        max_evaluations: gp.max_evaluations.min(by_executions),
+        ..*gp
+    };
+    let report = run_gp(&mut problem, &gp);
+    let patch = report.patch.clone().map(|edits| Patch { edits });
+    (patch, report, problem.test_executions)
+}
+
+/// A repair set-up for tests: source, suite and suspicious statements.
+#[cfg(test)]
+pub(crate) fn fixture(source: &str, tests: &str) -> (RepairSource, TestSuite, Vec<Suspicious>) {
+    let config = RepairConfig::default();
+    let program = compile(source).expect("test program compiles");
+    let src = RepairSource::new(source).expect("test program parses");
+    let suite = TestSuite::new(
+        &program,
+        super::tests::parse_tests(tests).expect("tests parse"),
+        config.extractor.clone(),
+        None,
+        &config.limits,
+    );
+    let (suspicious, _) = super::localise::localise(&program, &suite, config.weighting);
+    (src, suite, suspicious)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn passes_all(src: &RepairSource, suite: &TestSuite, patch: &Patch) -> bool {
+        let text = src.apply(patch, &Default::default()).unwrap();
+        let program = compile(&text).unwrap();
+        (0..suite.tests().len()).all(|t| suite.run(&program, t).1)
+    }
+
+    const MAX: &str =
+        "int max(int a, int b) {\n    if (a < b)\n        return a;\n    return b;\n}\n";
+    const MAX_TESTS: &str = "1 2 => 2\n5 3 => 5\n4 4 => 4\n-1 -5 => -1\n0 7 => 7\n";
+
+    #[test]
+    fn genprog_repairs_a_wrong_comparison() {
+        let (src, suite, suspicious) = fixture(MAX, MAX_TESTS);
+        let config = RepairConfig::default();
+        let gp = GpConfig {
+            seed: 1,
+            ..GpConfig::default()
+        };
+        let (patch, report, executions) = genetic(&src, &suite, &suspicious, &config, &gp);
+        let patch = patch.unwrap_or_else(|| panic!("no patch:\n{report}"));
+        assert!(passes_all(&src, &suite, &patch), "{patch:?}");
+        assert!(executions > 0 && report.evaluations > 0);
+        // Deterministic for the seed.
+        let (again, r2, _) = genetic(&src, &suite, &suspicious, &config, &gp);
+        assert_eq!(again, Some(patch));
+        assert_eq!(r2.evaluations, report.evaluations);
+    }
+
+    #[test]
+    fn genprog_deletes_a_wrong_statement() {
+        let sum = "int main() {\n    int n, i;\n    int s = 0;\n    scanf(\"%d\", &n);\n    for (i = 1; i <= n; i++) {\n        s = s + i;\n    }\n    s = s * 2;\n    printf(\"%d\\n\", s);\n    return 0;\n}\n";
+        let tests = "0 => 0\n1 => 1\n3 => 6\n4 => 10\n10 => 55\n";
+        let (src, suite, suspicious) = fixture(sum, tests);
+        // Only statement edits: GenProg's own three operators.
+        let mut config = RepairConfig::default();
+        for k in EditKind::ALL {
+            if !matches!(
+                k,
+                EditKind::DeleteStatement | EditKind::InsertCopy | EditKind::ReplaceCopy
+            ) {
+                match k {
+                    EditKind::ReplaceOperator => config.costs.replace_operator = NEVER,
+                    EditKind::ReplaceConstant => config.costs.replace_constant = NEVER,
+                    EditKind::ReplaceVariable => config.costs.replace_variable = NEVER,
+                    EditKind::DropOperand => config.costs.drop_operand = NEVER,
+                    EditKind::RefineCondition => config.costs.refine_condition = NEVER,
+                    EditKind::InsertGuard => config.costs.insert_guard = NEVER,
+                    EditKind::InsertAssignment => config.costs.insert_assignment = NEVER,
+                    _ => {}
+                }
+            }
+        }
+        let problem = ProgramProblem::new(&src, &suite, &suspicious, &config);
+        assert_eq!(problem.operators(), 3);
+        let (patch, report, _) = genetic(&src, &suite, &suspicious, &config, &GpConfig::default());
+        let patch = patch.unwrap_or_else(|| panic!("no patch:\n{report}"));
+        assert!(passes_all(&src, &suite, &patch));
+        let text = src.apply(&patch, &Default::default()).unwrap();
+        assert!(!text.contains("s = s * 2;"), "{text}");
+    }
+
+    #[test]
+    fn repair_dispatches_to_the_genetic_engine() {
+        let tests = super::super::tests::parse_tests(MAX_TESTS).unwrap();
+        let config = RepairConfig {
+            engine: super::super::Engine::Genetic,
+            ..RepairConfig::default()
+        };
+        let report = super::super::repair(MAX, &tests, None, &config);
+        assert_eq!(report.stop, super::super::StopReason::Found, "{report}");
+        let top = &report.patches[0];
+        assert_eq!(top.tests_passed, top.tests_total);
+        assert!(report.stats.first_plausible_at.is_some());
+    }
+
+    #[test]
+    fn trusted_lines_and_budget_are_honoured() {
+        let (src, suite, suspicious) = fixture(MAX, MAX_TESTS);
+        // The only wrong line is trusted: no patch may touch it.
+        let config = RepairConfig {
+            trusted_lines: [2].into(),
+            ..RepairConfig::default()
+        };
+        let gp = GpConfig {
+            max_evaluations: 120,
+            ..GpConfig::default()
+        };
+        let mut problem = ProgramProblem::new(&src, &suite, &suspicious, &config);
+        let report = run_gp(&mut problem, &gp);
+        for edits in report.patch.iter() {
+            for e in edits {
+                assert!(src.check(e, &config.trusted_lines).is_ok());
+            }
+        }
+        // A budget below every edit's cost leaves no operator at all.
+        let config = RepairConfig {
+            budget: 0,
+            ..RepairConfig::default()
+        };
+        let (patch, report, _) = genetic(&src, &suite, &suspicious, &config, &gp);
+        assert!(patch.is_none());
+        assert!(
+            matches!(report.stop, super::super::gp::GpStop::Selection(_)),
+            "{report}"
+        );
+    }
+}

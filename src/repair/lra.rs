@@ -1,0 +1,687 @@
+//! Engine 3: angelic values at suspicious expressions, then linear synthesis of the condition refinement or expression that produces them.
+//!
+//! For each suspicious statement (most suspicious first) and each of its expression
+//! locations, the program is compiled with that expression as a repair hole and run on
+//! every test while a [`HoleHandler`] records the visible integer variables at each
+//! evaluation:
+//!
+//! - **Conditions** (`if`/`while`/`for` conditions): for each failing test, bounded
+//!   forcing plans are tried - flip the outcome of evaluation `k` only (`k` below
+//!   [`LraConfig::max_flip_index`]), then force every evaluation true, then false - and the
+//!   first plan that makes the test pass gives the angelic outcomes. Passing tests keep
+//!   their outcomes. When every flip goes one way, the condition `E` becomes `E && B`
+//!   (true to false) or `E || B` (false to true), with `B` synthesised by
+//!   [`synthesize_condition`] over the evaluations that matter (f1x's condition
+//!   refinement, with `B` found from data instead of enumerated).
+//! - **Integer expressions** (assigned values, returned values, arguments): a failing
+//!   test that evaluates the expression exactly once tries bounded candidate values
+//!   (near the original, small integers, the program's constants, the visible variables'
+//!   values and the numbers of the expected output) until one makes it pass; with the
+//!   passing tests' original values these are the examples for
+//!   [`synthesize_expression`], which must not be a constant (that would hard-code the
+//!   tests).
+//!
+//! Every synthesised patch is applied to the original text and must pass every test to
+//! count as plausible. Bounded by locations, runs per test and the synthesiser's limits.
+
+use super::localise::Suspicious;
+use super::mutate::{bin, fresh, int_lit, locations, var};
+use super::patch::{Edit, EditKind, Patch, RepairSource};
+use super::synth::{
+    int_atom, synthesize_condition, synthesize_expression, IntAtom, LinearExpr, SynthConfig,
+};
+use super::tests::TestSuite;
+use super::RepairConfig;
+use crate::lang::ast::{BinaryOp, Expr, ExprKind, ScalarType};
+use crate::lang::bytecode::{HoleSite, HoleVar};
+use crate::lang::types::Sc;
+use crate::lang::{compile, compile_with_hole, HoleHandler, NodeId, Num, Program};
+use crate::oracle::{Form, Formula, Rel};
+use std::collections::{BTreeSet, HashSet};
+use std::fmt;
+
+/// Limits of the LRA engine. All are counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LraConfig {
+    /// Condition plans flip evaluation `k` for `k` below this. Default 8.
+    pub max_flip_index: usize,
+    /// Candidate values tried per failing test at an integer expression. Default 48.
+    pub max_values: usize,
+    /// Hole evaluations recorded per run (the rest still run). Default 200.
+    pub max_recorded: usize,
+    /// Synthesis examples per location (distinct, failing tests' first). Default 300.
+    pub max_examples: usize,
+    /// Synthesiser limits. Default [`SynthConfig::default`] without constants.
+    pub synth: SynthConfig,
+}
+
+impl Default for LraConfig {
+    fn default() -> Self {
+        LraConfig {
+            max_flip_index: 8,
+            max_values: 48,
+            max_recorded: 200,
+            max_examples: 300,
+            synth: SynthConfig {
+                allow_constant: false,
+                ..SynthConfig::default()
+            },
+        }
+    }
+}
+
+/// Why the LRA engine stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LraStop {
+    /// At least one plausible patch was found.
+    Found,
+    /// Every location was tried.
+    LocationsExhausted,
+    /// The test-execution budget ran out.
+    ExecutionBudget,
+}
+
+impl fmt::Display for LraStop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LraStop::Found => write!(f, "found a plausible synthesised patch"),
+            LraStop::LocationsExhausted => write!(f, "every location tried"),
+            LraStop::ExecutionBudget => write!(f, "test-execution budget exhausted"),
+        }
+    }
+}
+
+/// The outcome of the LRA engine.
+#[derive(Clone, Debug)]
+pub struct LraReport {
+    /// Plausible patches, in the order found.
+    pub plausible: Vec<Patch>,
+    /// Why it stopped.
+    pub stop: LraStop,
+    /// Expression locations examined.
+    pub locations: usize,
+    /// Locations where angelic values were found for every failing test.
+    pub angelic: usize,
+    /// Synthesised candidates (validated on every test).
+    pub synthesised: usize,
+    /// Test executions used.
+    pub test_executions: u64,
+}
+
+impl fmt::Display for LraReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "lra: {} ({} plausible; {} locations, {} with angelic values, {} synthesised, {} test executions)",
+            self.stop,
+            self.plausible.len(),
+            self.locations,
+            self.angelic,
+            self.synthesised,
+            self.test_executions
+        )
+    }
+}
+
+/// How a run treats the hole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Plan {
+    /// Keep every value.
+    Observe,
+    /// Flip the truth of evaluation `k` only.
+    FlipAt(usize),
+    /// Every evaluation true (1) or false (0).
+    ForceAll(bool),
+    /// Every evaluation gives this value.
+    Value(i64),
+}
+
+/// One recorded evaluation: the integer variables, the original and the used value.
+#[derive(Clone, Debug)]
+struct Evaluated {
+    vars: Vec<i64>,
+    original: i64,
+    used: i64,
+}
+
+/// The hole handler: applies a plan and records evaluations.
+struct Recorder<'c> {
+    plan: Plan,
+    /// Indices into the site's variables of the integer ones (the synthesis variables).
+    int_vars: &'c [usize],
+    max_recorded: usize,
+    count: usize,
+    seen: Vec<Evaluated>,
+}
+
+fn as_int(sc: Sc, raw: u64) -> i64 {
+    match sc {
+        Sc::U64 | Sc::Ptr => raw.min(i64::MAX as u64) as i64,
+        _ => raw as i64,
+    }
+}
+
+impl HoleHandler for Recorder<'_> {
+    fn value(&mut self, site: &HoleSite, original: u64, vars: &[u64]) -> Result<u64, String> {
+        let orig = as_int(site.sc, original);
+        let used = match self.plan {
+            Plan::Observe => orig,
+            Plan::FlipAt(k) if k == self.count => i64::from(orig == 0),
+            Plan::FlipAt(_) => orig,
+            Plan::ForceAll(b) => i64::from(b),
+            Plan::Value(v) => v,
+        };
+        self.count += 1;
+        if self.seen.len() < self.max_recorded {
+            self.seen.push(Evaluated {
+                vars: self
+                    .int_vars
+                    .iter()
+                    .map(|&i| as_int(site.vars[i].sc, vars.get(i).copied().unwrap_or(0)))
+                    .collect(),
+                original: orig,
+                used,
+            });
+        }
+        Ok(if used == orig { original } else { used as u64 })
+    }
+}
+
+fn is_integer(sc: Sc) -> bool {
+    !matches!(sc, Sc::F32 | Sc::F64 | Sc::Ptr)
+}
+
+/// The engine's state over one repair.
+struct Lra<'a> {
+    src: &'a RepairSource,
+    suite: &'a TestSuite,
+    config: &'a RepairConfig,
+    lra: &'a LraConfig,
+    failing: Vec<usize>,
+    passing: Vec<usize>,
+    executions: u64,
+}
+
+/// A location compiled as a hole.
+struct Hole {
+    program: Program,
+    site: HoleSite,
+    int_vars: Vec<usize>,
+}
+
+impl Lra<'_> {
+    fn budget_left(&self) -> bool {
+        self.executions < self.config.max_test_executions
+    }
+
+    /// Runs test `t` under `plan`: whether it passes and the evaluations seen.
+    fn run(&mut self, hole: &Hole, t: usize, plan: Plan) -> (bool, Vec<Evaluated>, usize) {
+        let mut rec = Recorder {
+            plan,
+            int_vars: &hole.int_vars,
+            max_recorded: self.lra.max_recorded,
+            count: 0,
+            seen: Vec::new(),
+        };
+        self.executions += 1;
+        let input: &[Num] = &self.suite.tests()[t].input;
+        let exec = hole
+            .program
+            .run_test_with_hole(input, self.suite.limits(), &mut rec);
+        (self.suite.passes(t, &exec), rec.seen, rec.count)
+    }
+
+    fn names(&self, hole: &Hole) -> Vec<String> {
+        hole.int_vars
+            .iter()
+            .map(|&i| hole.site.vars[i].name.clone())
+            .collect()
+    }
+
+    /// Angelic outcomes of a condition: per evaluation (vars, original, used), or `None`
+    /// when some failing test passes under no plan.
+    fn condition_examples(&mut self, hole: &Hole) -> Option<Vec<Evaluated>> {
+        let mut out = Vec::new();
+        for t in self.failing.clone() {
+            let (_, _, evaluations) = self.run(hole, t, Plan::Observe);
+            let plans = (0..evaluations.min(self.lra.max_flip_index))
+                .map(Plan::FlipAt)
+                .chain([Plan::ForceAll(true), Plan::ForceAll(false)]);
+            let mut fixed = None;
+            for plan in plans {
+                if !self.budget_left() {
+                    return None;
+                }
+                let (ok, seen, _) = self.run(hole, t, plan);
+                if ok {
+                    fixed = Some(seen);
+                    break;
+                }
+            }
+            out.extend(fixed?);
+        }
+        for t in self.passing.clone() {
+            out.extend(self.run(hole, t, Plan::Observe).1);
+        }
+        Some(out)
+    }
+
+    /// Angelic values of an integer expression, or `None` when some failing test
+    /// evaluates it other than once or passes with no candidate value.
+    fn expression_examples(&mut self, hole: &Hole) -> Option<Vec<Evaluated>> {
+        let mut out = Vec::new();
+        let constants = self.src.constants();
+        for t in self.failing.clone() {
+            let (_, seen, evaluations) = self.run(hole, t, Plan::Observe);
+            if evaluations != 1 {
+                return None;
+            }
+            let first = seen.first()?;
+            let expected = match &self.suite.tests()[t].expect {
+                super::tests::Expectation::Output(o) => numbers_in(o),
+                _ => Vec::new(),
+            };
+            let mut values: Vec<i64> = Vec::new();
+            let mut push = |v: i64| {
+                if v != first.original && !values.contains(&v) {
+                    values.push(v);
+                }
+            };
+            for d in 1..=3 {
+                push(first.original.saturating_add(d));
+                push(first.original.saturating_sub(d));
+            }
+            expected.iter().for_each(|&v| push(v));
+            for &x in &first.vars {
+                push(x);
+                push(x.saturating_add(1));
+                push(x.saturating_sub(1));
+            }
+            constants.iter().for_each(|&c| push(c));
+            (-2..=10).for_each(&mut push);
+            let mut fixed = None;
+            for v in values.into_iter().take(self.lra.max_values) {
+                if !self.budget_left() {
+                    return None;
+                }
+                let (ok, seen, _) = self.run(hole, t, Plan::Value(v));
+                if ok {
+                    fixed = seen.into_iter().next();
+                    break;
+                }
+            }
+            out.push(fixed?);
+        }
+        for t in self.passing.clone() {
+            out.extend(self.run(hole, t, Plan::Observe).1);
+        }
+        Some(out)
+    }
+
+    /// A refined condition `E && B` / `E || B` for the angelic outcomes, if one exists.
+    fn refine(&self, hole: &Hole, root: &Expr, examples: &[Evaluated]) -> Option<Edit> {
+        let flips: Vec<&Evaluated> = examples
+            .iter()
+            .filter(|e| (e.original != 0) != (e.used != 0))
+            .collect();
+        let to_false = flips.iter().all(|e| e.original != 0);
+        let to_true = flips.iter().all(|e| e.original == 0);
+        if flips.is_empty() || to_false == to_true {
+            return None;
+        }
+        // B matters only where E has the value being refined.
+        let mut data: Vec<(Vec<i64>, bool)> = Vec::new();
+        let mut seen = HashSet::new();
+        for e in examples.iter().filter(|e| (e.original != 0) == to_false) {
+            let row = (e.vars.clone(), e.used != 0);
+            if seen.insert(row.clone()) {
+                data.push(row);
+            }
+            if data.len() >= self.lra.max_examples {
+                break;
+            }
+        }
+        let names = self.names(hole);
+        let report = synthesize_condition(&names, &data, &self.lra.synth);
+        let cond = formula_expr(&report.condition?.formula);
+        let op = if to_false {
+            BinaryOp::LogAnd
+        } else {
+            BinaryOp::LogOr
+        };
+        Some(Edit::ReplaceExpr {
+            target: root.id,
+            with: bin(op, root.clone(), cond),
+            kind: EditKind::RefineCondition,
+        })
+    }
+
+    /// A synthesised linear expression replacing `root`, if one exists.
+    fn replace(&self, hole: &Hole, root: &Expr, examples: &[Evaluated]) -> Option<Edit> {
+        let mut data: Vec<(Vec<i64>, i64)> = Vec::new();
+        let mut seen = HashSet::new();
+        for e in examples {
+            if seen.insert((e.vars.clone(), e.used)) {
+                data.push((e.vars.clone(), e.used));
+            }
+            if data.len() >= self.lra.max_examples {
+                break;
+            }
+        }
+        let report = synthesize_expression(&data, hole.int_vars.len(), &self.lra.synth);
+        let with = linear_expr(&report.expr?, &self.names(hole));
+        Some(Edit::ReplaceExpr {
+            target: root.id,
+            with,
+            // The patch model has no kind of its own for a synthesised expression yet;
+            // it is costed like an inserted assignment (a new expression at one place).
+            kind: EditKind::InsertAssignment,
+        })
+    }
+
+    /// Whether `patch` passes every test.
+    fn plausible(&mut self, patch: &Patch) -> bool {
+        let Ok(text) = self.src.apply(patch, &self.config.trusted_lines) else {
+            return false;
+        };
+        let Ok(program) = compile(&text) else {
+            return false;
+        };
+        for &t in self.suite.order() {
+            self.executions += 1;
+            if !self.suite.run(&program, t).1 {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+fn numbers_in(text: &str) -> Vec<i64> {
+    text.split(|c: char| !(c.is_ascii_digit() || c == '-'))
+        .filter_map(|w| w.parse().ok())
+        .collect()
+}
+
+/// `c0 + sum(ci * xi)` as an AST over the named variables.
+pub fn linear_expr(e: &LinearExpr, names: &[String]) -> Expr {
+    sum_expr(&e.terms, names, e.constant)
+}
+
+fn sum_expr(terms: &[(usize, i64)], names: &[String], constant: i64) -> Expr {
+    let term = |v: usize, c: i64| {
+        let x = var(&names[v]);
+        match c.unsigned_abs() {
+            1 => x,
+            m => bin(BinaryOp::Mul, int_lit(m as i64, ScalarType::Int), x),
+        }
+    };
+    let mut acc: Option<Expr> = None;
+    for &(v, c) in terms {
+        acc = Some(match acc {
+            None if c == -1 => fresh(ExprKind::Unary {
+                op: crate::lang::ast::UnaryOp::Neg,
+                operand: Box::new(var(&names[v])),
+            }),
+            None if c < 0 => bin(BinaryOp::Mul, int_lit(c, ScalarType::Int), var(&names[v])),
+            None => term(v, c),
+            Some(a) if c < 0 => bin(BinaryOp::Sub, a, term(v, c)),
+            Some(a) => bin(BinaryOp::Add, a, term(v, c)),
+        });
+    }
+    match acc {
+        None => int_lit(constant, ScalarType::Int),
+        Some(a) if constant < 0 => bin(BinaryOp::Sub, a, int_lit(-constant, ScalarType::Int)),
+        Some(a) if constant > 0 => bin(BinaryOp::Add, a, int_lit(constant, ScalarType::Int)),
+        Some(a) => a,
+    }
+}
+
+/// A formula over integer variables as a C condition AST.
+pub fn formula_expr(f: &Formula) -> Expr {
+    let names = f.vars();
+    let (inner, outer, empty) = match f.form() {
+        Form::Cnf => (BinaryOp::LogOr, BinaryOp::LogAnd, 1),
+        Form::Dnf => (BinaryOp::LogAnd, BinaryOp::LogOr, 0),
+    };
+    let join = |items: Vec<Expr>, op| items.into_iter().reduce(|a, b| bin(op, a, b));
+    let groups: Vec<Expr> = f
+        .groups()
+        .iter()
+        .filter_map(|g| {
+            let atoms = g
+                .iter()
+                .map(|a| match int_atom(a) {
+                    IntAtom::Always(b) => int_lit(i64::from(b), ScalarType::Int),
+                    IntAtom::Compare { terms, rel, bound } => {
+                        let op = match rel {
+                            Rel::Le => BinaryOp::Le,
+                            Rel::Lt => BinaryOp::Lt,
+                            Rel::Ge => BinaryOp::Ge,
+                            Rel::Gt => BinaryOp::Gt,
+                            Rel::Eq => BinaryOp::Eq,
+                            Rel::Ne => BinaryOp::Ne,
+                        };
+                        bin(
+                            op,
+                            sum_expr(&terms, names, 0),
+                            int_lit(bound, ScalarType::Int),
+                        )
+                    }
+                })
+                .collect();
+            join(atoms, inner)
+        })
+        .collect();
+    join(groups, outer).unwrap_or_else(|| int_lit(empty, ScalarType::Int))
+}
+
+/// Runs the LRA engine over the `suspicious` statements; see the module docs.
+pub fn linear(
+    src: &RepairSource,
+    suite: &TestSuite,
+    suspicious: &[Suspicious],
+    config: &RepairConfig,
+    lra: &LraConfig,
+) -> LraReport {
+    let failing = suite.failing();
+    let passing = suite
+        .order()
+        .iter()
+        .copied()
+        .filter(|t| !failing.contains(t))
+        .collect();
+    let mut engine = Lra {
+        src,
+        suite,
+        config,
+        lra,
+        failing,
+        passing,
+        executions: 0,
+    };
+    let mut report = LraReport {
+        plausible: Vec::new(),
+        stop: LraStop::LocationsExhausted,
+        locations: 0,
+        angelic: 0,
+        synthesised: 0,
+        test_executions: 0,
+    };
+    let mut tried: BTreeSet<String> = BTreeSet::new();
+    'stmts: for s in suspicious.iter().take(config.max_locations) {
+        let Some(info) = src.stmt(s.stmt) else {
+            continue;
+        };
+        for (root_id, is_cond) in locations(src, info) {
+            if !engine.budget_left() {
+                report.stop = LraStop::ExecutionBudget;
+                break 'stmts;
+            }
+            let Some(root) = src.expr(root_id) else {
+                continue;
+            };
+            let Some(hole) = compile_hole(src.text(), root_id) else {
+                continue;
+            };
+            if hole.int_vars.is_empty() || !is_integer(hole.site.sc) {
+                continue;
+            }
+            report.locations += 1;
+            let edit = if is_cond {
+                engine
+                    .condition_examples(&hole)
+                    .and_then(|ex| engine.refine(&hole, root, &ex))
+            } else {
+                engine
+                    .expression_examples(&hole)
+                    .and_then(|ex| engine.replace(&hole, root, &ex))
+            };
+            let Some(edit) = edit else {
+                continue;
+            };
+            report.angelic += 1;
+            if edit.cost(&config.costs) > config.budget
+                || src.check(&edit, &config.trusted_lines).is_err()
+            {
+                continue;
+            }
+            let patch = Patch::single(edit);
+            let Ok(text) = src.apply(&patch, &config.trusted_lines) else {
+                continue;
+            };
+            if !tried.insert(text) {
+                continue;
+            }
+            report.synthesised += 1;
+            if engine.plausible(&patch) {
+                report.plausible.push(patch);
+                report.stop = LraStop::Found;
+            }
+        }
+    }
+    report.test_executions = engine.executions;
+    report
+}
+
+fn compile_hole(text: &str, root: NodeId) -> Option<Hole> {
+    let program = compile_with_hole(text, Some(root)).ok()?;
+    let site = program.hole_sites().first()?.clone();
+    let int_vars = site
+        .vars
+        .iter()
+        .enumerate()
+        .filter(|(_, v): &(usize, &HoleVar)| is_integer(v.sc))
+        .map(|(i, _)| i)
+        .collect();
+    Some(Hole {
+        program,
+        site,
+        int_vars,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repair::gp_program::fixture;
+
+    fn passes(src: &RepairSource, patch: &Patch, tests: &str) -> bool {
+        let text = src.apply(patch, &Default::default()).unwrap();
+        let (_, suite, _) = fixture(&text, tests);
+        suite.failing().is_empty()
+    }
+
+    #[test]
+    fn synthesises_a_missing_conjunct() {
+        // Should be `a > 0 && b < 10`.
+        let prog = "int main() {\n    int a, b;\n    scanf(\"%d %d\", &a, &b);\n    if (a > 0)\n        printf(\"yes\\n\");\n    else\n        printf(\"no\\n\");\n    return 0;\n}\n";
+        let tests = "1 1 => yes\n5 3 => yes\n-1 2 => no\n3 12 => no\n7 10 => no\n0 0 => no\n2 9 => yes\n4 20 => no\n";
+        let (src, suite, suspicious) = fixture(prog, tests);
+        let r = linear(
+            &src,
+            &suite,
+            &suspicious,
+            &RepairConfig::default(),
+            &LraConfig::default(),
+        );
+        assert_eq!(r.stop, LraStop::Found, "{r}");
+        let patch = &r.plausible[0];
+        let text = src.apply(patch, &Default::default()).unwrap();
+        // (The splice parenthesises the wider expression.)
+        assert!(text.contains("a > 0 && b <= 9)"), "{text}");
+        // It generalises: held-out inputs the tests never showed.
+        let heldout = "100 9 => yes\n100 10 => no\n1 -50 => yes\n-3 -3 => no\n";
+        assert!(passes(&src, patch, heldout));
+    }
+
+    #[test]
+    fn synthesises_a_missing_linear_expression() {
+        // Should return 2 * a - b + 1.
+        let prog = "int f(int a, int b) {\n    int r = a + b;\n    return r;\n}\n";
+        let tests = "1 1 => 2\n3 5 => 2\n0 4 => -3\n6 2 => 11\n-2 3 => -6\n5 0 => 11\n";
+        let (src, suite, suspicious) = fixture(prog, tests);
+        let r = linear(
+            &src,
+            &suite,
+            &suspicious,
+            &RepairConfig::default(),
+            &LraConfig::default(),
+        );
+        assert_eq!(r.stop, LraStop::Found, "{r}");
+        let heldout = "10 7 => 14\n-4 -9 => 2\n100 1 => 200\n";
+        assert!(
+            r.plausible.iter().any(|p| passes(&src, p, heldout)),
+            "{:?}",
+            r.plausible
+                .iter()
+                .map(|p| src.apply(p, &Default::default()).unwrap())
+                .collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn repair_dispatches_to_the_lra_engine() {
+        let prog = "int f(int a, int b) {\n    int r = a + b;\n    return r;\n}\n";
+        let tests = "1 1 => 2\n3 5 => 2\n0 4 => -3\n6 2 => 11\n-2 3 => -6\n5 0 => 11\n";
+        let config = RepairConfig {
+            engine: super::super::Engine::Linear,
+            ..RepairConfig::default()
+        };
+        let tests = super::super::tests::parse_tests(tests).unwrap();
+        let report = super::super::repair(prog, &tests, None, &config);
+        assert_eq!(report.stop, super::super::StopReason::Found, "{report}");
+        assert!(!report.patches.is_empty());
+    }
+
+    #[test]
+    fn no_angelic_path_is_a_typed_stop() {
+        // No value of any one expression makes "7 => 49" print; the output is constant.
+        let prog = "int main() {\n    int n;\n    scanf(\"%d\", &n);\n    printf(\"1\\n\");\n    return 0;\n}\n";
+        let (src, suite, suspicious) = fixture(prog, "7 => 49\n2 => 1\n");
+        let r = linear(
+            &src,
+            &suite,
+            &suspicious,
+            &RepairConfig::default(),
+            &LraConfig::default(),
+        );
+        assert_eq!(r.stop, LraStop::LocationsExhausted, "{r}");
+        assert!(r.plausible.is_empty());
+    }
+
+    #[test]
+    fn asts_print_as_the_synthesised_c() {
+        let names: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
+        let e = LinearExpr {
+            constant: -3,
+            terms: vec![(0, -2), (1, 1)],
+        };
+        assert_eq!(linear_expr(&e, &names).to_string(), e.to_c(&names));
+        let e = LinearExpr {
+            constant: 4,
+            terms: vec![(0, -1), (1, 3)],
+        };
+        assert_eq!(linear_expr(&e, &names).to_string(), e.to_c(&names));
+    }
+}
