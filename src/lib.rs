@@ -8,6 +8,7 @@
 pub mod active;
 pub mod compare;
 pub mod corpus;
+pub mod fuzzing;
 pub mod lang;
 pub mod oracle;
 

@@ -3,6 +3,7 @@
 mod bench;
 mod corpus_check;
 mod eval;
+mod fuzz;
 mod learn;
 mod run;
 
@@ -39,6 +40,11 @@ enum Command {
     Bench(BenchCommand),
     /// Learn2fix oracle evaluation over a corpus (golden program as labeller).
     Eval(eval::EvalArgs),
+    /// Deterministic fuzzing of the parser, interpreter, formula parser and learner.
+    ///
+    /// Prints executions and findings (panics, budget overruns, broken invariants, hangs),
+    /// each with the seed that replays it (--replay SEED). Exit code 1 when anything was found.
+    Fuzz(fuzz::FuzzArgs),
 }
 
 #[derive(Subcommand)]
@@ -61,5 +67,6 @@ fn main() -> ExitCode {
         Command::Learn(args) => learn::run(args),
         Command::Bench(BenchCommand::Exec(a)) => bench::main(a),
         Command::Eval(a) => eval::run(a),
+        Command::Fuzz(a) => fuzz::main(a),
     }
 }
