@@ -405,7 +405,7 @@ fn generated_programs_with_inputs_match_gcc() {
     eprintln!("{programs} programs, {runs} runs agree with gcc");
 }
 
-/// The long version (release, `--ignored`): FIXLOOP_DIFF_PROGRAMS programs (default 400) x 8 inputs.
+/// The long version (release, `--ignored`): FIXLOOP_DIFF_PROGRAMS programs (default 200) x 8 inputs.
 #[test]
 #[ignore]
 fn many_generated_programs_match_gcc() {
@@ -416,7 +416,7 @@ fn many_generated_programs_match_gcc() {
     let n = std::env::var("FIXLOOP_DIFF_PROGRAMS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(400);
+        .unwrap_or(200);
     let seed = std::env::var("FIXLOOP_DIFF_SEED")
         .ok()
         .and_then(|v| v.parse().ok())
