@@ -1124,7 +1124,14 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
             write_expr(out, e, 0, false);
             out.push(';');
         }
-        StmtKind::Decl(d) => write_decl(out, d),
+        StmtKind::Decl(d) => {
+            let before = out.len();
+            write_decl(out, d);
+            if out.len() == before {
+                // Declares nothing: a null statement means the same and prints back alike.
+                out.push(';');
+            }
+        }
         StmtKind::Block(b) => write_block(out, b, level),
         StmtKind::Empty => out.push(';'),
         StmtKind::If { cond, then, els } => {
@@ -1166,7 +1173,13 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
         } => {
             out.push_str("for (");
             match init.as_deref().map(|s| &s.kind) {
-                Some(StmtKind::Decl(d)) => write_decl(out, d),
+                Some(StmtKind::Decl(d)) => {
+                    let before = out.len();
+                    write_decl(out, d);
+                    if out.len() == before {
+                        out.push(';');
+                    }
+                }
                 Some(StmtKind::Expr(e)) => {
                     write_expr(out, e, 0, false);
                     out.push(';');
