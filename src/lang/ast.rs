@@ -967,7 +967,14 @@ pub fn declarator_to_c(ty: &Type, inner: String) -> (ScalarType, String) {
             _ => declarator_to_c(t, format!("*{inner}")),
         },
         Type::Array { elem, size } => {
-            let size = size.as_ref().map(|e| e.to_string()).unwrap_or_default();
+            let size = size
+                .as_ref()
+                .map(|e| {
+                    let mut t = String::new();
+                    write_expr(&mut t, e, PREC_ASSIGN, false);
+                    t
+                })
+                .unwrap_or_default();
             declarator_to_c(elem, format!("{inner}[{size}]"))
         }
         Type::Function {
