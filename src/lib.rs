@@ -9,6 +9,7 @@
 pub mod active;
 pub mod compare;
 pub mod corpus;
+pub mod fuzzing;
 pub mod lang;
 pub mod oracle;
 pub mod repair;

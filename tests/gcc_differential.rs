@@ -329,3 +329,98 @@ fn random_programs_match_gcc() {
         }
     }
 }
+
+/// Compiles `src` with gcc once and runs it on every stdin; `None` when gcc cannot run.
+fn gcc_outputs(src: &str, tag: &str, stdins: &[String]) -> Option<Vec<(Vec<u8>, i32)>> {
+    let dir = std::env::temp_dir().join(format!("fixloop-gen-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    let (c, exe) = (dir.join("p.c"), dir.join("p"));
+    std::fs::write(&c, src).ok()?;
+    let st = Command::new("gcc")
+        .args(["-std=c99", "-O0", "-w", "-o"])
+        .arg(&exe)
+        .arg(&c)
+        .arg("-lm")
+        .status()
+        .ok()?;
+    assert!(st.success(), "gcc rejected a generated program:\n{src}");
+    let mut outs = Vec::new();
+    for stdin in stdins {
+        use std::io::Write as _;
+        let mut child = Command::new(&exe)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .ok()?;
+        child.stdin.take()?.write_all(stdin.as_bytes()).ok()?;
+        let out = child.wait_with_output().ok()?;
+        outs.push((out.stdout, out.status.code().unwrap_or(-1)));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    Some(outs)
+}
+
+/// The fuzzer's program generator in its UB-free mode (int, long long, double and char
+/// variables and arrays, loops, recursion, guarded division and conversions) on random
+/// stdin inputs: stdout and exit status must equal gcc's. Returns (programs, runs).
+fn generated_programs_agree(seed: u64, programs: u64, inputs: usize) -> (u64, usize) {
+    use fixloop::fuzzing::cgen::{program, GenConfig};
+    use rand::rngs::StdRng;
+    use rand::SeedableRng;
+    let cfg = GenConfig {
+        ub_free: true,
+        ..GenConfig::default()
+    };
+    let mut runs = 0;
+    for k in 0..programs {
+        let mut rng = StdRng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(k));
+        let p = program(&mut rng, &cfg);
+        let stdins: Vec<String> = (0..inputs).map(|_| p.stdin(&mut rng, true)).collect();
+        let Some(want) = gcc_outputs(&p.source, &format!("{seed}-{k}"), &stdins) else {
+            eprintln!("could not run gcc: skipping");
+            return (k, runs);
+        };
+        let ours = compile(&p.source).unwrap_or_else(|e| panic!("rejected:\n{e}\n{}", p.source));
+        for (stdin, (out, code)) in stdins.iter().zip(&want) {
+            let e = ours.run(stdin.as_bytes(), &Limits::default());
+            assert_eq!(
+                (String::from_utf8_lossy(&e.stdout), &e.outcome),
+                (String::from_utf8_lossy(out), &Outcome::Exit(*code)),
+                "program {k} of seed {seed} on stdin {stdin:?}:\n{}",
+                p.source
+            );
+            runs += 1;
+        }
+    }
+    (programs, runs)
+}
+
+#[test]
+fn generated_programs_with_inputs_match_gcc() {
+    if !gcc_available() {
+        eprintln!("gcc not found: skipping the differential test");
+        return;
+    }
+    let (programs, runs) = generated_programs_agree(1, 12, 4);
+    eprintln!("{programs} programs, {runs} runs agree with gcc");
+}
+
+/// The long version (release, `--ignored`): FIXLOOP_DIFF_PROGRAMS programs (default 200) x 8 inputs.
+#[test]
+#[ignore]
+fn many_generated_programs_match_gcc() {
+    if !gcc_available() {
+        eprintln!("gcc not found: skipping the differential test");
+        return;
+    }
+    let n = std::env::var("FIXLOOP_DIFF_PROGRAMS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let seed = std::env::var("FIXLOOP_DIFF_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2);
+    let (programs, runs) = generated_programs_agree(seed, n, 8);
+    eprintln!("{programs} programs, {runs} runs agree with gcc");
+}

@@ -823,7 +823,14 @@ fn write_expr(out: &mut String, e: &Expr, min_prec: u8, full: bool) {
             } else {
                 out.push_str(op.symbol());
                 let mut inner = String::new();
-                write_expr(&mut inner, operand, PREC_UNARY, full);
+                // `++`/`--` take a unary expression, not a cast: `--((int)x)` keeps its parentheses.
+                let is_cast = matches!(operand.kind, ExprKind::Cast { .. });
+                let min = if is_cast && matches!(op, UnaryOp::PreInc | UnaryOp::PreDec) {
+                    PREC_POSTFIX
+                } else {
+                    PREC_UNARY
+                };
+                write_expr(&mut inner, operand, min, full);
                 // Avoid `- -x` becoming `--x` and `& &x` becoming `&&x`.
                 let last = op.symbol().chars().last();
                 if matches!(last, Some('-' | '+' | '&')) && inner.starts_with(last.unwrap_or(' ')) {
@@ -874,7 +881,13 @@ fn write_expr(out: &mut String, e: &Expr, min_prec: u8, full: bool) {
         }
         ExprKind::SizeofExpr(inner) => {
             out.push_str("sizeof ");
-            write_expr(out, inner, PREC_UNARY, full);
+            // `sizeof (int)x` would read as `sizeof(int)` followed by `x`.
+            let min = if matches!(inner.kind, ExprKind::Cast { .. }) {
+                PREC_POSTFIX
+            } else {
+                PREC_UNARY
+            };
+            write_expr(out, inner, min, full);
         }
         ExprKind::Call { callee, args, .. } => {
             out.push_str(callee);
@@ -954,7 +967,14 @@ pub fn declarator_to_c(ty: &Type, inner: String) -> (ScalarType, String) {
             _ => declarator_to_c(t, format!("*{inner}")),
         },
         Type::Array { elem, size } => {
-            let size = size.as_ref().map(|e| e.to_string()).unwrap_or_default();
+            let size = size
+                .as_ref()
+                .map(|e| {
+                    let mut t = String::new();
+                    write_expr(&mut t, e, PREC_ASSIGN, false);
+                    t
+                })
+                .unwrap_or_default();
             declarator_to_c(elem, format!("{inner}[{size}]"))
         }
         Type::Function {
@@ -1047,7 +1067,9 @@ fn write_decl(out: &mut String, d: &Declaration) {
             _ => groups.push((base, vec![text])),
         }
     }
-    if groups.is_empty() {
+    // A declaration that declares nothing (`int ;`) prints as nothing: a lone `;` would not
+    // parse back to a declaration, so printing would not reach a fixpoint.
+    if groups.is_empty() && !prefix.trim().is_empty() {
         out.push_str(prefix.trim_end());
         out.push(';');
     }
@@ -1109,7 +1131,14 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
             write_expr(out, e, 0, false);
             out.push(';');
         }
-        StmtKind::Decl(d) => write_decl(out, d),
+        StmtKind::Decl(d) => {
+            let before = out.len();
+            write_decl(out, d);
+            if out.len() == before {
+                // Declares nothing: a null statement means the same and prints back alike.
+                out.push(';');
+            }
+        }
         StmtKind::Block(b) => write_block(out, b, level),
         StmtKind::Empty => out.push(';'),
         StmtKind::If { cond, then, els } => {
@@ -1151,7 +1180,13 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
         } => {
             out.push_str("for (");
             match init.as_deref().map(|s| &s.kind) {
-                Some(StmtKind::Decl(d)) => write_decl(out, d),
+                Some(StmtKind::Decl(d)) => {
+                    let before = out.len();
+                    write_decl(out, d);
+                    if out.len() == before {
+                        out.push(';');
+                    }
+                }
                 Some(StmtKind::Expr(e)) => {
                     write_expr(out, e, 0, false);
                     out.push(';');
@@ -1470,8 +1505,11 @@ impl fmt::Display for TranslationUnit {
                     write_function(&mut s, func);
                 }
                 Item::Decl(d) => {
+                    let before = s.len();
                     write_decl(&mut s, d);
-                    s.push('\n');
+                    if s.len() > before {
+                        s.push('\n');
+                    }
                 }
             }
         }

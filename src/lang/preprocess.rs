@@ -400,10 +400,10 @@ impl Pp<'_> {
             Some(TokKind::Str(s)) if s.len() >= 2 && s.starts_with('"') => {
                 Some((s[1..s.len() - 1].to_string(), false, rest[0].span))
             }
-            Some(TokKind::Punct(Punct::Lt)) => {
+            Some(TokKind::Punct(p)) if p.as_str().starts_with('<') => {
                 // The header name is raw text up to the first `>` on the line (tokens
-                // would split `<stdio.h>>` as `... h >>`).
-                let a = rest[0].span.end as usize;
+                // would split `<stdio.h>>` as `... h >>`, and `<=x.h>` as `<=` ...).
+                let a = rest[0].span.start as usize + 1;
                 let line_end = self.src[a..].find('\n').map_or(self.src.len(), |k| a + k);
                 self.src[a..line_end].find('>').map(|k| {
                     let gt = a + k;

@@ -4,6 +4,7 @@ mod bench;
 mod corpus_check;
 mod eval;
 mod gp_eval;
+mod fuzz;
 mod learn;
 mod repair;
 mod repair_eval;
@@ -47,6 +48,11 @@ enum Command {
     ///
     /// Exit codes: 0 a plausible patch was found, 3 none, 1 bad input.
     Repair(repair::RepairArgs),
+    /// Deterministic fuzzing of the parser, interpreter, formula parser and learner.
+    ///
+    /// Prints executions and findings (panics, budget overruns, broken invariants, hangs),
+    /// each with the seed that replays it (--replay SEED). Exit code 1 when anything was found.
+    Fuzz(fuzz::FuzzArgs),
 }
 
 #[derive(Subcommand)]
@@ -75,5 +81,6 @@ fn main() -> ExitCode {
         Command::Eval(a) if a.repair => repair_eval::run(a),
         Command::Eval(a) => eval::run(a),
         Command::Repair(a) => repair::main(a),
+        Command::Fuzz(a) => fuzz::main(a),
     }
 }

@@ -1,0 +1,296 @@
+//! One test per documented limit (docs/limits.md): exceeding it gives the typed outcome or message the doc promises.
+
+use fixloop::lang::parser::{parse_with, ParseLimits};
+use fixloop::lang::preprocess::{preprocess_with, PreprocessLimits};
+use fixloop::lang::{compile, parse, Limits, Outcome};
+use fixloop::oracle::{learn, Example, Formula, LearnConfig, StopReason, Value};
+
+fn run(src: &str, stdin: &str, limits: &Limits) -> fixloop::lang::Execution {
+    compile(src)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .run(stdin.as_bytes(), limits)
+}
+
+fn small(f: impl FnOnce(&mut Limits)) -> Limits {
+    let mut l = Limits::default();
+    f(&mut l);
+    l
+}
+
+#[test]
+fn defaults_are_the_documented_ones() {
+    let l = Limits::default();
+    assert_eq!(
+        (l.fuel, l.memory_bytes, l.call_depth, l.output_bytes),
+        (10_000_000, 64 << 20, 100_000, 1 << 20)
+    );
+    assert_eq!(ParseLimits::default().max_depth, 256);
+    assert_eq!(ParseLimits::default().max_errors, 100);
+    let p = PreprocessLimits::default();
+    assert_eq!(
+        (p.max_expansion_work, p.max_expansion_depth, p.max_if_depth),
+        (2_000_000, 64, 128)
+    );
+    let c = LearnConfig::default();
+    assert_eq!(
+        (c.max_pool, c.max_sat_pool, c.max_sat_calls, c.max_pivots),
+        (600, 150, 400, 20_000)
+    );
+}
+
+#[test]
+fn fuel_gives_timeout() {
+    let e = run(
+        "int main(void) { while (1) ; }",
+        "",
+        &small(|l| l.fuel = 1_000),
+    );
+    assert_eq!(e.outcome, Outcome::Timeout);
+    assert_eq!(e.outcome.to_string(), "timeout");
+    assert!(e.steps <= 1_000);
+}
+
+#[test]
+fn memory_gives_memory_limit() {
+    let limits = small(|l| l.memory_bytes = 1 << 20);
+    // A global array over the budget: before the first statement.
+    let e = run(
+        "int a[1000000]; int main(void) { return a[0]; }",
+        "",
+        &limits,
+    );
+    assert_eq!(e.outcome, Outcome::MemoryLimit);
+    assert_eq!(e.outcome.to_string(), "memory limit exceeded");
+    // A variable-length array and a malloc sized by the input.
+    let vla = "#include <stdio.h>\nint main(void) { int n; scanf(\"%d\", &n); int a[n]; a[0] = 1; return a[0]; }";
+    assert_eq!(run(vla, "1000000", &limits).outcome, Outcome::MemoryLimit);
+    assert_eq!(run(vla, "10", &limits).outcome, Outcome::Exit(1));
+    let heap = "#include <stdio.h>\n#include <stdlib.h>\nint main(void) { int n; scanf(\"%d\", &n); int *p = malloc(n * sizeof(int)); return p == 0; }";
+    let e = run(heap, "1000000", &limits);
+    assert!(
+        matches!(e.outcome, Outcome::MemoryLimit | Outcome::Exit(1)),
+        "{}",
+        e.outcome
+    );
+}
+
+#[test]
+fn call_depth_gives_call_depth() {
+    let src = "int f(int n) { return n == 0 ? 0 : 1 + f(n - 1); }\nint main(void) { return f(100000000); }";
+    let e = run(src, "", &small(|l| l.call_depth = 1_000));
+    assert_eq!(e.outcome, Outcome::CallDepth);
+    assert_eq!(e.outcome.to_string(), "call depth limit exceeded");
+    // The default depth survives a recursion gcc's 8 MiB stack survives.
+    let ok = "int f(int n) { return n == 0 ? 0 : 1 + f(n - 1); }\nint main(void) { return f(50000) == 50000 ? 0 : 1; }";
+    assert_eq!(run(ok, "", &Limits::default()).outcome, Outcome::Exit(0));
+}
+
+#[test]
+fn output_gives_output_limit() {
+    let src = "#include <stdio.h>\nint main(void) { while (1) printf(\"xyz\"); }";
+    let e = run(src, "", &small(|l| l.output_bytes = 100));
+    assert_eq!(e.outcome, Outcome::OutputLimit);
+    assert_eq!(e.outcome.to_string(), "output limit exceeded");
+    assert!(e.stdout.len() <= 100);
+}
+
+#[test]
+fn array_size_is_a_compile_error() {
+    let e = compile("int a[1000000000]; int main(void) { return 0; }").unwrap_err();
+    assert!(
+        e.to_string().contains("size of array 'a' is too large"),
+        "{e}"
+    );
+    let e = compile("int main(void) { int a[-2]; return 0; }").unwrap_err();
+    assert!(e.to_string().contains("size of array"), "{e}");
+}
+
+#[test]
+fn runtime_errors_are_outcomes_with_a_line() {
+    let src = "#include <stdio.h>\nint main(void) {\n int a[4], i;\n scanf(\"%d\", &i);\n a[i] = 1;\n return 10 / a[1];\n}";
+    let e = run(src, "1000", &small(|l| l.bounds_slack = 0));
+    assert!(
+        matches!(&e.outcome, Outcome::RuntimeError { line: 5, .. }),
+        "{}",
+        e.outcome
+    );
+    let e = run(src, "0", &Limits::default());
+    assert_eq!(
+        e.outcome.to_string(),
+        "runtime error at line 6: division by zero"
+    );
+}
+
+/// Runs `f` on a thread with the stack the page has (1 MiB, release) or debug's larger
+/// frames need (16 MiB), as tests/parse_errors.rs does.
+fn on_page_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let stack = if cfg!(debug_assertions) {
+        16 << 20
+    } else {
+        1 << 20
+    };
+    std::thread::Builder::new()
+        .stack_size(stack)
+        .spawn(f)
+        .expect("spawn")
+        .join()
+        .expect("no panic or overflow")
+}
+
+#[test]
+fn parser_nesting_is_a_diagnostic() {
+    let src = format!(
+        "int main(void) {{ return {}1{}; }}",
+        "(".repeat(300),
+        ")".repeat(300)
+    );
+    let diags = on_page_stack(move || parse(&src).1);
+    assert!(
+        diags.iter().any(|d| d
+            .message
+            .contains("nesting too deep (more than 256 levels)")),
+        "{diags:?}"
+    );
+    let (_, diags) = parse_with(
+        "int main(void) { return ((((1)))); }",
+        ParseLimits {
+            max_depth: 3,
+            ..ParseLimits::default()
+        },
+    );
+    assert!(diags
+        .iter()
+        .any(|d| d.message.contains("more than 3 levels")));
+}
+
+#[test]
+fn parser_error_count_is_bounded() {
+    let src = "int main(void) { ".to_string() + &"1 +;\n".repeat(500) + "}";
+    let (_, diags) = parse(&src);
+    assert!(diags.iter().any(|d| d.message.contains("too many errors")));
+    assert!(diags.len() <= 110, "{} diagnostics", diags.len());
+}
+
+#[test]
+fn preprocessor_expansion_is_bounded() {
+    // Doubling macros: 2^40 tokens.
+    let mut src = String::from("#define A0 x\n");
+    for i in 1..=40 {
+        src += &format!("#define A{i} A{} A{}\n", i - 1, i - 1);
+    }
+    src += "int main(void) { A40; return 0; }\n";
+    let pre = preprocess_with(&src, PreprocessLimits::default());
+    assert!(pre
+        .diags
+        .iter()
+        .any(|d| d.message.contains("macro expansion too large")));
+    // A chain deeper than 64 levels.
+    let mut deep = String::from("#define B0 1\n");
+    for i in 1..=100 {
+        deep += &format!("#define B{i} (B{})\n", i - 1);
+    }
+    deep += "int main(void) { return B100; }\n";
+    let e = compile(&deep).unwrap_err();
+    assert!(e.to_string().contains("nested too deeply"), "{e}");
+}
+
+#[test]
+fn formula_parser_nesting_and_number_length_are_bounded() {
+    let vars = vec!["x".to_string()];
+    let text = format!("{}x <= 1{}", "(".repeat(100), ")".repeat(100));
+    let e = Formula::parse(&text, &vars).unwrap_err();
+    assert!(e.message.contains("nested too deeply"), "{e}");
+    assert!(Value::parse(&"7".repeat(5000)).is_none());
+    assert!(Value::parse(&"7".repeat(4000)).is_some());
+}
+
+fn ex(x: i64, bug: bool) -> Example {
+    Example {
+        point: vec![Value::Int(x)],
+        bug,
+    }
+}
+
+/// Alternating labels on a line: no small formula, many boundaries.
+fn alternating(n: i64) -> Vec<Example> {
+    (0..n).map(|x| ex(x * 3, x % 2 == 0)).collect()
+}
+
+#[test]
+fn pool_size_gives_pool_limit() {
+    let cfg = LearnConfig {
+        max_pool: 2,
+        simplex: false,
+        ..LearnConfig::default()
+    };
+    let r = learn(&["x".into()], &alternating(12), &cfg);
+    assert_eq!(r.stop, StopReason::PoolLimit { max_pool: 2 }, "{r}");
+    assert!(r.pool_size <= 2);
+    assert!(r.to_string().contains("cut to 2 atoms"));
+}
+
+#[test]
+fn sat_calls_give_sat_call_limit() {
+    // varisat 0.2.2 has no conflict limit; one learn call is bounded by its SAT calls.
+    let cfg = LearnConfig {
+        max_sat_calls: 1,
+        equality_atoms: false,
+        simplex: false,
+        ..LearnConfig::default()
+    };
+    let r = learn(&["x".into()], &alternating(12), &cfg);
+    assert_eq!(r.stop, StopReason::SatCallLimit { max_sat_calls: 1 }, "{r}");
+    assert!(r.sat_calls <= 1);
+}
+
+#[test]
+fn literal_limit_gives_no_formula_within_limits() {
+    let cfg = LearnConfig {
+        max_literals: 2,
+        equality_atoms: false,
+        simplex: false,
+        ..LearnConfig::default()
+    };
+    let r = learn(&["x".into()], &alternating(8), &cfg);
+    assert!(
+        matches!(
+            r.stop,
+            StopReason::NoFormulaWithinLimits {
+                max_literals: 2,
+                ..
+            }
+        ),
+        "{r}"
+    );
+    assert!(r.formula.is_none());
+}
+
+#[test]
+fn pivot_limit_falls_back_to_no_formula() {
+    // With no pivots the simplex cannot separate anything: the learner reports that no
+    // formula fits instead of running on.
+    let cfg = LearnConfig {
+        max_literals: 1,
+        max_pivots: 0,
+        equality_atoms: false,
+        pair_atoms: false,
+        ..LearnConfig::default()
+    };
+    let data: Vec<Example> = [
+        (0, 0, true),
+        (1, 1, true),
+        (0, 1, false),
+        (1, 0, false),
+        (2, 2, true),
+        (2, 0, false),
+    ]
+    .iter()
+    .map(|&(a, b, bug)| Example {
+        point: vec![Value::Int(a), Value::Int(b)],
+        bug,
+    })
+    .collect();
+    let r = learn(&["a".into(), "b".into()], &data, &cfg);
+    assert!(!r.simplex_used, "{r}");
+    assert_ne!(r.stop, StopReason::Found, "{r}");
+}
