@@ -8,6 +8,7 @@
 pub mod active;
 pub mod compare;
 pub mod corpus;
+pub mod exercise;
 pub mod lang;
 pub mod oracle;
 
