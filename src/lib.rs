@@ -2,7 +2,8 @@
 //!
 //! The pipeline: [`lang`] parses and runs C-subset programs under fuel limits,
 //! [`compare`] judges outputs like the benchmarks do, [`oracle`] learns a readable bug
-//! formula from labelled tests, and [`corpus`] reads benchmark subjects. The core does
+//! formula from labelled tests, [`active`] runs the Learn2fix loop, [`session`] records,
+//! shares and replays a playground session, and [`corpus`] reads benchmark subjects. The core does
 //! no I/O, never reads a clock and never panics on user input.
 
 pub mod active;
@@ -11,6 +12,7 @@ pub mod corpus;
 pub mod exercise;
 pub mod lang;
 pub mod oracle;
+pub mod session;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

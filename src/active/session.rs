@@ -360,6 +360,15 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
         Ok(())
     }
 
+    /// Drops the pending question without a label (the labeller cannot tell); the loop
+    /// goes on with the next candidate. The skipped test stays in [`Self::generated`].
+    pub fn skip(&mut self) -> Result<(), AnswerError> {
+        self.pending
+            .take()
+            .map(|_| ())
+            .ok_or(AnswerError::NoPendingQuery)
+    }
+
     /// Runs to the end, asking `labeller` every question.
     pub fn run(&mut self, labeller: &mut dyn Labeller) -> Report {
         while let Step::Ask(q) = self.next_step() {

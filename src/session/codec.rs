@@ -1,0 +1,170 @@
+//! Session <-> JSON and session <-> share-link fragment (JSON, raw deflate, base64url), with hard limits and typed errors.
+
+use super::limits::{MAX_JSON_BYTES, MAX_LINK_CHARS};
+use super::migrate::migrate;
+use super::Session;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+
+/// Deflate level for links (10 is miniz's best ratio; sessions are small).
+const DEFLATE_LEVEL: u8 = 10;
+
+/// Why a session text or link could not be opened. Every message is meant for the user.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    /// The link is longer than any session fixloop writes.
+    #[error("the link is too long ({chars} characters, at most {max})")]
+    LinkTooLong {
+        /// Its length.
+        chars: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// The fragment is not base64url.
+    #[error("the link is damaged: it is not valid base64url ({0})")]
+    Base64(String),
+    /// The bytes are not a deflate stream.
+    #[error("the link is damaged: its data does not decompress ({0})")]
+    Deflate(String),
+    /// The data inflates past the size limit (a decompression bomb or not a session).
+    #[error("the link's data inflates to more than {max} bytes: refused")]
+    TooLarge {
+        /// The limit.
+        max: usize,
+    },
+    /// The text is not JSON or has the wrong shape or types.
+    #[error("the session data is malformed: {0}")]
+    Json(String),
+    /// A version this fixloop does not know.
+    #[error("the session has version {found}; this fixloop reads versions 1 to {newest}")]
+    UnknownVersion {
+        /// The version in the data.
+        found: u64,
+        /// The newest version known.
+        newest: u32,
+    },
+    /// Well-formed but outside the limits or inconsistent.
+    #[error("the session is invalid: {0}")]
+    Invalid(String),
+}
+
+/// The session as pretty JSON (export, storage).
+pub fn encode_json(session: &Session) -> String {
+    // Serialising plain structs of strings and numbers cannot fail.
+    serde_json::to_string_pretty(session).unwrap_or_default()
+}
+
+/// Reads session JSON of any known version, checking size, types and limits.
+pub fn decode_json(text: &str) -> Result<Session, SessionError> {
+    if text.len() > MAX_JSON_BYTES {
+        return Err(SessionError::TooLarge {
+            max: MAX_JSON_BYTES,
+        });
+    }
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| SessionError::Json(e.to_string()))?;
+    let session = migrate(value)?;
+    session.validate()?;
+    Ok(session)
+}
+
+/// The share-link fragment of a session: compact JSON, raw deflate, base64url without padding.
+pub fn encode_link(session: &Session) -> String {
+    let json = serde_json::to_vec(session).unwrap_or_default();
+    let packed = miniz_oxide::deflate::compress_to_vec(&json, DEFLATE_LEVEL);
+    URL_SAFE_NO_PAD.encode(packed)
+}
+
+/// Opens a share-link fragment. Never panics and does bounded work: the length is
+/// checked first, and inflating stops at [`MAX_JSON_BYTES`].
+pub fn decode_link(fragment: &str) -> Result<Session, SessionError> {
+    let fragment = fragment.trim();
+    let chars = fragment.chars().count();
+    if chars > MAX_LINK_CHARS {
+        return Err(SessionError::LinkTooLong {
+            chars,
+            max: MAX_LINK_CHARS,
+        });
+    }
+    let packed = URL_SAFE_NO_PAD
+        .decode(fragment.trim_end_matches('='))
+        .map_err(|e| SessionError::Base64(e.to_string()))?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_JSON_BYTES)
+        .map_err(|e| match e.status {
+            miniz_oxide::inflate::TINFLStatus::HasMoreOutput => SessionError::TooLarge {
+                max: MAX_JSON_BYTES,
+            },
+            status => SessionError::Deflate(format!("{status:?}")),
+        })?;
+    let text = std::str::from_utf8(&json)
+        .map_err(|_| SessionError::Json("the data is not UTF-8 text".into()))?;
+    decode_json(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::{Answer, Verdict};
+
+    fn sample() -> Session {
+        let mut s = Session::new("int main(void) { return 0; }\n", "2 2 2");
+        s.started = true;
+        s.answers.push(Answer {
+            input: "3 3 1".into(),
+            verdict: Verdict::Bug,
+            expected: Some("isosceles".into()),
+        });
+        s
+    }
+
+    #[test]
+    fn link_and_json_round_trip() {
+        let s = sample();
+        assert_eq!(decode_link(&encode_link(&s)), Ok(s.clone()));
+        assert_eq!(decode_json(&encode_json(&s)), Ok(s));
+    }
+
+    #[test]
+    fn a_decompression_bomb_stops_at_the_limit() {
+        let zeros = vec![b' '; 64 * MAX_JSON_BYTES];
+        let link = URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&zeros, 10));
+        assert!(link.len() < MAX_LINK_CHARS, "the bomb fits in a link");
+        assert_eq!(
+            decode_link(&link),
+            Err(SessionError::TooLarge {
+                max: MAX_JSON_BYTES
+            })
+        );
+    }
+
+    #[test]
+    fn hostile_links_give_typed_errors() {
+        assert!(matches!(decode_link("@@@"), Err(SessionError::Base64(_))));
+        assert!(matches!(
+            decode_link(&URL_SAFE_NO_PAD.encode(b"not deflate at all")),
+            Err(SessionError::Deflate(_))
+        ));
+        let pack = |t: &str| {
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(t.as_bytes(), 6))
+        };
+        assert!(matches!(
+            decode_link(&pack(r#"{"version":1,"program":7}"#)),
+            Err(SessionError::Json(_))
+        ));
+        assert!(matches!(
+            decode_link(&pack(r#"{"version":99}"#)),
+            Err(SessionError::UnknownVersion { found: 99, .. })
+        ));
+        let mut huge = sample();
+        huge.answers = vec![huge.answers[0].clone(); 1500];
+        assert!(matches!(
+            decode_link(&encode_link(&huge)),
+            Err(SessionError::Invalid(_))
+        ));
+        let long = "A".repeat(MAX_LINK_CHARS + 1);
+        assert!(matches!(
+            decode_link(&long),
+            Err(SessionError::LinkTooLong { .. })
+        ));
+    }
+}

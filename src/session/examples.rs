@@ -1,0 +1,183 @@
+//! The playground's example gallery: the Learn2fix triangle program and small classroom bugs, each a ready session.
+
+use super::{InputRange, Session};
+
+/// One gallery entry.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Example {
+    /// Stable id (kept in sessions, so Reset finds the example).
+    pub id: &'static str,
+    /// Title in the gallery.
+    pub title: &'static str,
+    /// What the bug is about, in one line (no spoiler of the fix).
+    pub blurb: &'static str,
+    /// The buggy program.
+    pub program: &'static str,
+    /// An input on which it misbehaves.
+    pub failing_input: &'static str,
+    /// What it should print there.
+    pub expected_output: &'static str,
+    /// Range of every input position (inclusive), if the exercise has one.
+    pub range: Option<(f64, f64)>,
+}
+
+impl Example {
+    /// A fresh (not started) session of this example.
+    pub fn session(&self) -> Session {
+        let mut s = Session::new(self.program, self.failing_input);
+        s.expected_output = Some(self.expected_output.to_string());
+        let arity = self.failing_input.split_whitespace().count();
+        s.ranges = match self.range {
+            Some((min, max)) => vec![Some(InputRange { min, max }); arity],
+            None => Vec::new(),
+        };
+        s.example = Some(self.id.to_string());
+        s
+    }
+}
+
+/// The example with this id.
+pub fn find(id: &str) -> Option<&'static Example> {
+    EXAMPLES.iter().find(|e| e.id == id)
+}
+
+/// Every example, the paper's triangle first.
+pub const EXAMPLES: &[Example] = &[
+    Example {
+        id: "triangle",
+        title: "Triangle (Learn2fix)",
+        blurb: "Classifies a triangle from its three sides; equilateral ones come out wrong.",
+        program: r#"#include <stdio.h>
+
+int main(void) {
+    int a, b, c;
+    scanf("%d %d %d", &a, &b, &c);
+    if (a <= 0 || b <= 0 || c <= 0 || a >= b + c || b >= a + c || c >= a + b)
+        printf("invalid\n");
+    else if (a == b == c)
+        printf("equilateral\n");
+    else if (a == b || b == c || a == c)
+        printf("isosceles\n");
+    else
+        printf("scalene\n");
+    return 0;
+}
+"#,
+        failing_input: "2 2 2",
+        expected_output: "equilateral",
+        range: Some((1.0, 10.0)),
+    },
+    Example {
+        id: "median",
+        title: "Median of three",
+        blurb: "Prints the middle one of three numbers; some orders go wrong.",
+        program: r#"#include <stdio.h>
+
+int main(void) {
+    int a, b, c, m;
+    scanf("%d %d %d", &a, &b, &c);
+    if ((a >= b && a <= c) || (a <= b && a >= c))
+        m = a;
+    else if (b >= a && b <= c)
+        m = b;
+    else
+        m = c;
+    printf("%d is the median\n", m);
+    return 0;
+}
+"#,
+        failing_input: "3 2 1",
+        expected_output: "2 is the median",
+        range: Some((-20.0, 20.0)),
+    },
+    Example {
+        id: "smallest",
+        title: "Smallest of four",
+        blurb: "Prints the smallest of four numbers; the last comparison is off.",
+        program: r#"#include <stdio.h>
+
+int main(void) {
+    int a, b, c, d, s;
+    scanf("%d %d %d %d", &a, &b, &c, &d);
+    s = a;
+    if (b < s)
+        s = b;
+    if (c < s)
+        s = c;
+    if (d < a)
+        s = d;
+    printf("%d is the smallest\n", s);
+    return 0;
+}
+"#,
+        failing_input: "5 1 3 2",
+        expected_output: "1 is the smallest",
+        range: Some((-20.0, 20.0)),
+    },
+    Example {
+        id: "grade",
+        title: "Letter grade",
+        blurb: "Turns a score 0-100 into a letter (A from 90, B from 80, C from 70, D from 60).",
+        program: r#"#include <stdio.h>
+
+int main(void) {
+    int score;
+    scanf("%d", &score);
+    if (score > 90)
+        printf("A\n");
+    else if (score >= 80)
+        printf("B\n");
+    else if (score >= 70)
+        printf("C\n");
+    else if (score >= 60)
+        printf("D\n");
+    else
+        printf("F\n");
+    return 0;
+}
+"#,
+        failing_input: "90",
+        expected_output: "A",
+        range: Some((0.0, 100.0)),
+    },
+    Example {
+        id: "digit-sum",
+        title: "Digit sum",
+        blurb: "Adds up the decimal digits of a number; negative numbers go wrong.",
+        program: r#"#include <stdio.h>
+
+int main(void) {
+    int n, sum = 0;
+    scanf("%d", &n);
+    while (n > 0) {
+        sum += n % 10;
+        n /= 10;
+    }
+    printf("%d\n", sum);
+    return 0;
+}
+"#,
+        failing_input: "-123",
+        expected_output: "6",
+        range: Some((-1000.0, 1000.0)),
+    },
+    Example {
+        id: "sum-to-n",
+        title: "Sum 1..n (loop)",
+        blurb: "Adds 1 + 2 + ... + n with a loop; the loop bound is off by one.",
+        program: r#"#include <stdio.h>
+
+int main(void) {
+    int n, i, total = 0;
+    scanf("%d", &n);
+    for (i = 1; i < n; i++)
+        total += i;
+    printf("%d\n", total);
+    return 0;
+}
+"#,
+        failing_input: "3",
+        expected_output: "6",
+        range: Some((0.0, 100.0)),
+    },
+];

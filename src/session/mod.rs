@@ -1,0 +1,227 @@
+//! The playground session: one versioned, serialisable value of everything a user did, with its share-link codec and exact replay.
+//!
+//! [`Session`] holds the program, the failing input, the settings (label budget,
+//! committee size, seed) and every answer in order. [`codec`] turns it into a URL
+//! fragment (JSON, deflate, base64url) and back under hard limits ([`limits`]),
+//! [`migrate`] reads older versions, and [`replay`] rebuilds the active loop from it:
+//! the same seed and the same answers give the same generated tests and the same oracle.
+//! [`protocol`] is what the page and its worker say to each other.
+
+pub mod codec;
+pub mod examples;
+pub mod migrate;
+pub mod protocol;
+pub mod replay;
+
+use serde::{Deserialize, Serialize};
+
+pub use codec::{decode_json, decode_link, encode_json, encode_link, SessionError};
+pub use replay::{ReplayError, Replayer};
+
+/// The session format written today.
+pub const CURRENT_VERSION: u32 = 1;
+
+/// Hard limits on what a session (from storage, a file or a link) may hold.
+pub mod limits {
+    /// Longest URL fragment accepted (characters after `#s=`).
+    pub const MAX_LINK_CHARS: usize = 96 * 1024;
+    /// Largest session JSON accepted (bytes), also the inflate limit for links.
+    pub const MAX_JSON_BYTES: usize = 256 * 1024;
+    /// Longest program (bytes).
+    pub const MAX_PROGRAM_BYTES: usize = 64 * 1024;
+    /// Longest single text field other than the program (input, expected output).
+    pub const MAX_TEXT_BYTES: usize = 4 * 1024;
+    /// Most answers in one session.
+    pub const MAX_ANSWERS: usize = 1000;
+    /// Most per-input ranges.
+    pub const MAX_RANGES: usize = 64;
+    /// Largest label budget.
+    pub const MAX_LABEL_BUDGET: usize = 200;
+    /// Largest committee size.
+    pub const MAX_COMMITTEE: usize = 50;
+}
+
+/// An inclusive range for one input position.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct InputRange {
+    /// Smallest allowed value.
+    pub min: f64,
+    /// Largest allowed value.
+    pub max: f64,
+}
+
+/// The loop's settings as the user chose them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Questions asked before the loop stops.
+    pub label_budget: usize,
+    /// Neighbours per committee decision (2 look-ahead oracles each).
+    pub committee: usize,
+    /// Seed of all randomness (fuzzer and committee): the same seed replays the same.
+    pub seed: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            label_budget: 10,
+            committee: 10,
+            seed: 1,
+        }
+    }
+}
+
+/// What the user said about one generated test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// The test shows the bug.
+    Bug,
+    /// The test behaves correctly.
+    Ok,
+    /// The user could not tell; the loop moves on without a label.
+    Skip,
+}
+
+/// One answer, in the order given.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Answer {
+    /// The question's input as shown (space-separated numbers); replay checks it.
+    pub input: String,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The correct output, when the user typed one (only with [`Verdict::Bug`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+}
+
+/// Everything a user did in the playground.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Session {
+    /// Format version ([`CURRENT_VERSION`] when written).
+    pub version: u32,
+    /// The C program.
+    pub program: String,
+    /// The input on which the program misbehaves (space-separated numbers).
+    pub failing_input: String,
+    /// What the program should print on the failing input, if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_output: Option<String>,
+    /// Optional range per input position.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ranges: Vec<Option<InputRange>>,
+    /// Loop settings.
+    pub settings: Settings,
+    /// Start was pressed: the loop runs (or ran) from these fields.
+    #[serde(default)]
+    pub started: bool,
+    /// The user's answers, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<Answer>,
+    /// The user pressed Stop before the budget was used up.
+    #[serde(default)]
+    pub stopped: bool,
+    /// The gallery example this session came from (Reset restores it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub example: Option<String>,
+}
+
+impl Session {
+    /// A fresh, not yet started session.
+    pub fn new(program: impl Into<String>, failing_input: impl Into<String>) -> Session {
+        Session {
+            version: CURRENT_VERSION,
+            program: program.into(),
+            failing_input: failing_input.into(),
+            expected_output: None,
+            ranges: Vec::new(),
+            settings: Settings::default(),
+            started: false,
+            answers: Vec::new(),
+            stopped: false,
+            example: None,
+        }
+    }
+
+    /// Checks every limit and field constraint; the first violation as an error.
+    pub fn validate(&self) -> Result<(), SessionError> {
+        use limits::*;
+        let invalid = |m: String| Err(SessionError::Invalid(m));
+        if self.version != CURRENT_VERSION {
+            return invalid(format!("version {} after migration", self.version));
+        }
+        if self.program.len() > MAX_PROGRAM_BYTES {
+            return invalid(format!(
+                "the program has {} bytes (at most {MAX_PROGRAM_BYTES})",
+                self.program.len()
+            ));
+        }
+        let texts = std::iter::once(("failing input", &self.failing_input))
+            .chain(self.expected_output.iter().map(|e| ("expected output", e)))
+            .chain(self.example.iter().map(|e| ("example", e)));
+        for (what, text) in texts {
+            if text.len() > MAX_TEXT_BYTES {
+                return invalid(format!("the {what} is longer than {MAX_TEXT_BYTES} bytes"));
+            }
+        }
+        if self.ranges.len() > MAX_RANGES {
+            return invalid(format!(
+                "{} ranges (at most {MAX_RANGES})",
+                self.ranges.len()
+            ));
+        }
+        for (i, r) in self.ranges.iter().enumerate() {
+            if let Some(r) = r {
+                if !(r.min.is_finite() && r.max.is_finite() && r.min <= r.max) {
+                    return invalid(format!("range {} is not min <= max", i + 1));
+                }
+            }
+        }
+        let s = &self.settings;
+        if !(1..=MAX_LABEL_BUDGET).contains(&s.label_budget) {
+            return invalid(format!(
+                "label budget {} (1 to {MAX_LABEL_BUDGET})",
+                s.label_budget
+            ));
+        }
+        if !(1..=MAX_COMMITTEE).contains(&s.committee) {
+            return invalid(format!(
+                "committee size {} (1 to {MAX_COMMITTEE})",
+                s.committee
+            ));
+        }
+        if self.answers.len() > MAX_ANSWERS {
+            return invalid(format!(
+                "{} answers (at most {MAX_ANSWERS})",
+                self.answers.len()
+            ));
+        }
+        if !self.started && (!self.answers.is_empty() || self.stopped) {
+            return invalid("answers in a session that was never started".into());
+        }
+        for (i, a) in self.answers.iter().enumerate() {
+            let long = a.input.len() > MAX_TEXT_BYTES
+                || a.expected
+                    .as_ref()
+                    .is_some_and(|e| e.len() > MAX_TEXT_BYTES);
+            if long {
+                return invalid(format!("answer {} is too long", i + 1));
+            }
+            if a.expected.is_some() && a.verdict != Verdict::Bug {
+                return invalid(format!(
+                    "answer {} has an expected output but is not a bug",
+                    i + 1
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The number of answers that are labels (not skips).
+    pub fn labels_used(&self) -> usize {
+        self.answers
+            .iter()
+            .filter(|a| a.verdict != Verdict::Skip)
+            .count()
+    }
+}

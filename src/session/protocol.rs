@@ -1,0 +1,213 @@
+//! Messages between the page and its Web Worker (JSON text over `postMessage`), and the views of the loop they carry.
+
+use super::Session;
+use serde::{Deserialize, Serialize};
+
+/// What the page asks the worker. Every request carries the whole session, so a fresh
+/// worker (after Stop or a crash) rebuilds its state by replay: the page's session is
+/// the only source of truth.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum WorkerRequest {
+    /// Bring the active loop up to date with `session` and report the next step.
+    Sync {
+        /// Echoed in the answer, so stale answers can be dropped.
+        id: u64,
+        /// The session as it is now.
+        session: Session,
+    },
+    /// Repair the session's program with its labelled tests.
+    Repair {
+        /// Echoed in every answer.
+        id: u64,
+        /// The session as it is now.
+        session: Session,
+    },
+}
+
+/// What the worker answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum WorkerResponse {
+    /// The loop after a [`WorkerRequest::Sync`].
+    Loop {
+        /// The request's id.
+        id: u64,
+        /// The loop now.
+        view: LoopView,
+    },
+    /// A request failed; the message is for the user.
+    Failed {
+        /// The request's id.
+        id: u64,
+        /// Why.
+        message: String,
+    },
+    /// Repair is running.
+    RepairProgress {
+        /// The request's id.
+        id: u64,
+        /// Counters so far.
+        progress: RepairProgress,
+    },
+    /// Repair ended.
+    RepairDone {
+        /// The request's id.
+        id: u64,
+        /// Patches, best first.
+        patches: Vec<PatchView>,
+        /// Why it stopped, readable.
+        stop: String,
+    },
+}
+
+impl WorkerRequest {
+    /// The message text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a message text.
+    pub fn from_json(text: &str) -> Result<WorkerRequest, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+}
+
+impl WorkerResponse {
+    /// The message text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a message text.
+    pub fn from_json(text: &str) -> Result<WorkerResponse, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// The id of the request this answers.
+    pub fn id(&self) -> u64 {
+        match self {
+            WorkerResponse::Loop { id, .. }
+            | WorkerResponse::Failed { id, .. }
+            | WorkerResponse::RepairProgress { id, .. }
+            | WorkerResponse::RepairDone { id, .. } => *id,
+        }
+    }
+}
+
+/// The question on screen.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QueryView {
+    /// Input numbers, space-separated.
+    pub input: String,
+    /// What the program printed.
+    pub output: String,
+    /// How the run ended (normal, timeout, runtime error).
+    pub status: String,
+    /// Why it is asked, readable.
+    pub reason: String,
+}
+
+/// A labelled test, for the list and the plot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PointView {
+    /// Input numbers, space-separated.
+    pub input: String,
+    /// The program's output.
+    pub output: String,
+    /// The oracle's variables at this test (inputs, then the output value), for plotting.
+    pub values: Vec<f64>,
+    /// Labelled "bug".
+    pub bug: bool,
+    /// The correct output, when given.
+    pub expected: Option<String>,
+}
+
+/// The active loop as the page shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoopView {
+    /// The pending question (`None` when finished).
+    pub query: Option<QueryView>,
+    /// Why the loop ended, when it did.
+    pub finished: Option<String>,
+    /// Labels given (skips not counted).
+    pub labels_used: usize,
+    /// The label budget.
+    pub label_budget: usize,
+    /// Candidate tests generated so far.
+    pub generated: usize,
+    /// The current oracle, readable.
+    pub formula: String,
+    /// The oracle's variable names (`x1 .. xn`, `out`).
+    pub vars: Vec<String>,
+    /// Labelled tests, the failing input first.
+    pub points: Vec<PointView>,
+}
+
+/// Counters of a running repair.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RepairProgress {
+    /// Candidate patches considered.
+    pub candidates: u64,
+    /// Test executions.
+    pub executions: u64,
+    /// Labelled tests the best candidate so far passes.
+    pub best_passed: usize,
+    /// Labelled tests in all.
+    pub total: usize,
+}
+
+/// A test's output before and after a patch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TestChange {
+    /// Input numbers.
+    pub input: String,
+    /// Output of the user's program.
+    pub before: String,
+    /// Output of the patched program.
+    pub after: String,
+    /// The patched program passes this test.
+    pub passes: bool,
+}
+
+/// One patch, as the Patches region shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PatchView {
+    /// Unified-style diff of the user's program.
+    pub diff: String,
+    /// The patched program (Apply puts it into the editor).
+    pub source: String,
+    /// Syntactic cost.
+    pub cost: u32,
+    /// Labelled tests passed.
+    pub passed: usize,
+    /// Labelled tests in all.
+    pub total: usize,
+    /// Share of fresh fuzzed inputs on which the learned oracle accepts the patch.
+    pub validation: Option<f64>,
+    /// Before and after per labelled test.
+    pub changes: Vec<TestChange>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_round_trip_as_json() {
+        let req = WorkerRequest::Sync {
+            id: 7,
+            session: Session::new("int main(void){return 0;}", "1"),
+        };
+        assert_eq!(WorkerRequest::from_json(&req.to_json()), Ok(req));
+        let resp = WorkerResponse::RepairProgress {
+            id: 3,
+            progress: RepairProgress {
+                candidates: 10,
+                executions: 40,
+                best_passed: 2,
+                total: 5,
+            },
+        };
+        assert_eq!(WorkerResponse::from_json(&resp.to_json()), Ok(resp));
+        assert!(WorkerRequest::from_json("{\"Nope\":1}").is_err());
+    }
+}

@@ -1,0 +1,261 @@
+//! Rebuilding the active loop from a session: same program, settings and seed, the same answers applied in order.
+
+use super::protocol::{LoopView, PointView, QueryView};
+use super::{Answer, Session, Verdict};
+use crate::active::formula::{variable_names, FormulaOracle};
+use crate::active::num::{format_input, parse_input};
+use crate::active::program::ProgramRunner;
+use crate::active::{ActiveConfig, ActiveLoop, AskReason, FuzzConfig, Label, Range, Status, Step};
+use crate::corpus::AnswerExtractor;
+use crate::lang::{compile, Limits, Shape};
+
+/// The loop the playground runs.
+pub type PlaygroundLoop = ActiveLoop<ProgramRunner, FormulaOracle>;
+
+/// Why a session cannot be replayed. Messages are for the user.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// Start was not pressed yet.
+    #[error("the session has not been started")]
+    NotStarted,
+    /// The program does not compile (every diagnostic, one per line).
+    #[error("the program does not compile:\n{0}")]
+    Compile(String),
+    /// The failing input is not a list of numbers.
+    #[error("the failing input must be numbers separated by spaces, e.g. 2 2 2")]
+    BadInput,
+    /// The failing input has the wrong count for a function-shaped program.
+    #[error("the function {name} takes {params} numbers but the failing input has {given}")]
+    Arity {
+        /// The function.
+        name: String,
+        /// Its parameter count.
+        params: usize,
+        /// Numbers in the failing input.
+        given: usize,
+    },
+    /// The recorded answers do not match the questions the loop asks now (a session
+    /// made by a different engine version, or edited by hand).
+    #[error(
+        "answer {index} does not replay: it was about input {recorded}, the loop now asks {now}"
+    )]
+    Diverged {
+        /// 1-based answer number.
+        index: usize,
+        /// Its recorded input.
+        recorded: String,
+        /// What the loop asks (or "nothing: the loop ended").
+        now: String,
+    },
+}
+
+/// Execution limits of programs in the playground (part of replay: keep them fixed).
+pub fn playground_limits() -> Limits {
+    Limits {
+        fuel: 2_000_000,
+        ..Limits::default()
+    }
+}
+
+/// The active-loop settings a session asks for.
+pub fn active_config(session: &Session) -> ActiveConfig {
+    let ranges = session
+        .ranges
+        .iter()
+        .map(|r| {
+            r.map(|r| Range {
+                min: r.min,
+                max: r.max,
+            })
+        })
+        .collect();
+    ActiveConfig {
+        label_budget: session.settings.label_budget,
+        committee: session.settings.committee,
+        fuzz: FuzzConfig {
+            ranges,
+            ..FuzzConfig::default()
+        },
+        ..ActiveConfig::default()
+    }
+}
+
+/// Builds the loop of a started session, before any answer.
+pub fn fresh_loop(session: &Session) -> Result<PlaygroundLoop, ReplayError> {
+    if !session.started {
+        return Err(ReplayError::NotStarted);
+    }
+    let program = compile(&session.program).map_err(|e| ReplayError::Compile(e.to_string()))?;
+    let failing = parse_input(&session.failing_input)
+        .filter(|v| !v.is_empty())
+        .ok_or(ReplayError::BadInput)?;
+    if let Shape::Function { name, params, .. } = program.shape() {
+        if params.len() != failing.len() {
+            return Err(ReplayError::Arity {
+                name: name.clone(),
+                params: params.len(),
+                given: failing.len(),
+            });
+        }
+    }
+    let runner = ProgramRunner::new(program, playground_limits(), AnswerExtractor::WholeOutput);
+    let expected = session
+        .expected_output
+        .clone()
+        .filter(|e| !e.trim().is_empty());
+    Ok(ActiveLoop::new(
+        active_config(session),
+        runner,
+        FormulaOracle::new(),
+        &failing,
+        expected,
+        session.settings.seed,
+    ))
+}
+
+/// Applies one recorded answer to the loop, checking it is about the question asked.
+fn apply(active: &mut PlaygroundLoop, index: usize, answer: &Answer) -> Result<(), ReplayError> {
+    let query = match active.next_step() {
+        Step::Ask(q) => q,
+        Step::Done(_) => {
+            return Err(ReplayError::Diverged {
+                index,
+                recorded: answer.input.clone(),
+                now: "nothing: the loop ended".into(),
+            })
+        }
+    };
+    let now = format_input(&query.input);
+    if now != answer.input.trim() {
+        return Err(ReplayError::Diverged {
+            index,
+            recorded: answer.input.clone(),
+            now,
+        });
+    }
+    let result = match answer.verdict {
+        Verdict::Skip => active.skip(),
+        Verdict::Ok => active.answer(Label::ok()),
+        Verdict::Bug => active.answer(Label {
+            bug: true,
+            expected: answer.expected.clone(),
+        }),
+    };
+    // A question is pending here, so neither can fail.
+    debug_assert!(result.is_ok());
+    Ok(())
+}
+
+/// The parts of a session that fix the loop before any answer.
+fn same_start(a: &Session, b: &Session) -> bool {
+    a.program == b.program
+        && a.failing_input == b.failing_input
+        && a.expected_output == b.expected_output
+        && a.ranges == b.ranges
+        && a.settings == b.settings
+        && a.started == b.started
+}
+
+/// Keeps one loop in step with a changing session: new answers are applied to the
+/// loop it has; anything else (another program, settings, an answer changed) replays
+/// from scratch. Replay is exact: the loop is deterministic given the seed.
+#[derive(Default)]
+pub struct Replayer {
+    state: Option<(Session, PlaygroundLoop)>,
+}
+
+impl Replayer {
+    /// An empty replayer.
+    pub fn new() -> Replayer {
+        Replayer::default()
+    }
+
+    /// Brings the loop up to `session` and returns it.
+    pub fn sync(&mut self, session: &Session) -> Result<&mut PlaygroundLoop, ReplayError> {
+        let reusable = self.state.as_ref().is_some_and(|(done, _)| {
+            same_start(done, session) && session.answers.starts_with(&done.answers)
+        });
+        let (mut done, mut active) = match self.state.take() {
+            Some(state) if reusable => state,
+            _ => {
+                let mut fresh = session.clone();
+                fresh.answers.clear();
+                (fresh, fresh_loop(session)?)
+            }
+        };
+        let from = done.answers.len();
+        for (i, answer) in session.answers.iter().enumerate().skip(from) {
+            apply(&mut active, i + 1, answer)?;
+            done.answers.push(answer.clone());
+        }
+        done.stopped = session.stopped;
+        let (_, active) = self.state.insert((done, active));
+        Ok(active)
+    }
+
+    /// Brings the loop up to `session` and describes it.
+    pub fn view(&mut self, session: &Session) -> Result<LoopView, ReplayError> {
+        let stopped = session.stopped;
+        let active = self.sync(session)?;
+        Ok(describe(active, stopped))
+    }
+}
+
+fn status_text(status: Status) -> &'static str {
+    match status {
+        Status::Normal => "normal exit",
+        Status::Timeout => "timeout",
+        Status::RuntimeError => "runtime error",
+    }
+}
+
+/// The page's view of a loop (asks for the next step unless the user stopped).
+pub fn describe(active: &mut PlaygroundLoop, stopped_by_user: bool) -> LoopView {
+    let (query, finished) = if stopped_by_user {
+        (None, Some("stopped by you".to_string()))
+    } else {
+        match active.next_step() {
+            Step::Ask(q) => (
+                Some(QueryView {
+                    input: format_input(&q.input),
+                    output: q.observation.stdout.clone(),
+                    status: status_text(q.observation.status).to_string(),
+                    reason: match q.reason {
+                        AskReason::OraclePredictsBug => "the current oracle predicts a bug".into(),
+                        AskReason::Committee { bug_votes, votes } => {
+                            format!("{bug_votes} of {votes} look-ahead oracles vote bug")
+                        }
+                    },
+                }),
+                None,
+            ),
+            Step::Done(reason) => (None, Some(reason.to_string())),
+        }
+    };
+    let report = active.report();
+    let points: Vec<PointView> = active
+        .labelled()
+        .iter()
+        .map(|t| PointView {
+            input: format_input(&t.input),
+            output: t.observation.stdout.clone(),
+            values: crate::active::session::point(&t.input, &t.observation)
+                .iter()
+                .map(|n| n.as_f64())
+                .collect(),
+            bug: t.label.bug,
+            expected: t.label.expected.clone(),
+        })
+        .collect();
+    let arity = points.first().map_or(1, |p| p.values.len());
+    LoopView {
+        query,
+        finished,
+        labels_used: report.labels,
+        label_budget: active.config().label_budget,
+        generated: report.generated,
+        formula: report.formula,
+        vars: variable_names(arity),
+        points,
+    }
+}
