@@ -3,6 +3,7 @@
 mod bench;
 mod corpus_check;
 mod eval;
+mod exercise;
 mod learn;
 mod run;
 
@@ -39,6 +40,9 @@ enum Command {
     Bench(BenchCommand),
     /// Learn2fix oracle evaluation over a corpus (golden program as labeller).
     Eval(eval::EvalArgs),
+    /// Classroom exercises: make a link, check a student's report.
+    #[command(subcommand)]
+    Exercise(exercise::ExerciseCommand),
 }
 
 #[derive(Subcommand)]
@@ -61,5 +65,6 @@ fn main() -> ExitCode {
         Command::Learn(args) => learn::run(args),
         Command::Bench(BenchCommand::Exec(a)) => bench::main(a),
         Command::Eval(a) => eval::run(a),
+        Command::Exercise(c) => exercise::main(c),
     }
 }
