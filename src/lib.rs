@@ -10,6 +10,7 @@ pub mod active;
 pub mod compare;
 pub mod corpus;
 pub mod fuzzing;
+pub mod exercise;
 pub mod lang;
 pub mod oracle;
 pub mod repair;

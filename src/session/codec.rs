@@ -70,7 +70,13 @@ pub fn decode_json(text: &str) -> Result<Session, SessionError> {
 
 /// The share-link fragment of a session: compact JSON, raw deflate, base64url without padding.
 pub fn encode_link(session: &Session) -> String {
-    let json = serde_json::to_vec(session).unwrap_or_default();
+    pack(session)
+}
+
+/// Any serialisable value as a link fragment: compact JSON, raw deflate, base64url
+/// without padding (sessions and classroom exercises share this format).
+pub fn pack<T: serde::Serialize>(value: &T) -> String {
+    let json = serde_json::to_vec(value).unwrap_or_default();
     let packed = miniz_oxide::deflate::compress_to_vec(&json, DEFLATE_LEVEL);
     URL_SAFE_NO_PAD.encode(packed)
 }
@@ -78,6 +84,12 @@ pub fn encode_link(session: &Session) -> String {
 /// Opens a share-link fragment. Never panics and does bounded work: the length is
 /// checked first, and inflating stops at [`MAX_JSON_BYTES`].
 pub fn decode_link(fragment: &str) -> Result<Session, SessionError> {
+    decode_json(&unpack(fragment)?)
+}
+
+/// The JSON text inside a link fragment made by [`pack`], with the same bounds as
+/// [`decode_link`]: the length is checked first, and inflating stops at [`MAX_JSON_BYTES`].
+pub fn unpack(fragment: &str) -> Result<String, SessionError> {
     let fragment = fragment.trim();
     let chars = fragment.chars().count();
     if chars > MAX_LINK_CHARS {
@@ -96,9 +108,7 @@ pub fn decode_link(fragment: &str) -> Result<Session, SessionError> {
             },
             status => SessionError::Deflate(format!("{status:?}")),
         })?;
-    let text = std::str::from_utf8(&json)
-        .map_err(|_| SessionError::Json("the data is not UTF-8 text".into()))?;
-    decode_json(text)
+    String::from_utf8(json).map_err(|_| SessionError::Json("the data is not UTF-8 text".into()))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ mod corpus_check;
 mod eval;
 mod gp_eval;
 mod fuzz;
+mod exercise;
 mod learn;
 mod repair;
 mod repair_eval;
@@ -53,6 +54,9 @@ enum Command {
     /// Prints executions and findings (panics, budget overruns, broken invariants, hangs),
     /// each with the seed that replays it (--replay SEED). Exit code 1 when anything was found.
     Fuzz(fuzz::FuzzArgs),
+    /// Classroom exercises: make a link, check a student's report.
+    #[command(subcommand)]
+    Exercise(exercise::ExerciseCommand),
 }
 
 #[derive(Subcommand)]
@@ -82,5 +86,6 @@ fn main() -> ExitCode {
         Command::Eval(a) => eval::run(a),
         Command::Repair(a) => repair::main(a),
         Command::Fuzz(a) => fuzz::main(a),
+        Command::Exercise(c) => exercise::main(c),
     }
 }

@@ -1,0 +1,571 @@
+//! A student's report on an exercise: graded answers, the oracle, the fix and its pass rates; built, printed and re-verified.
+
+use super::grade::GradeError;
+use super::{Exercise, ExerciseError};
+use crate::active::fuzz::Range;
+use crate::active::num::parse_input;
+use crate::session::{Answer, Replayer, Session, Verdict};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+
+/// The report format written today.
+pub const REPORT_VERSION: u32 = 1;
+
+/// Largest report accepted (bytes of JSON).
+pub const MAX_REPORT_BYTES: usize = 1024 * 1024;
+
+/// Why a report cannot be built or read. Messages are for the user.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReportError {
+    /// A program does not compile.
+    #[error(transparent)]
+    Grade(#[from] GradeError),
+    /// The embedded exercise is invalid.
+    #[error(transparent)]
+    Exercise(#[from] ExerciseError),
+    /// An answer's input is not numbers.
+    #[error("answer {0} has an input that is not numbers")]
+    BadInput(usize),
+    /// The JSON is not a report.
+    #[error("the report is malformed: {0}")]
+    Json(String),
+    /// A version this fixloop does not know.
+    #[error("the report has version {0}; this fixloop reads version 1")]
+    UnknownVersion(u64),
+    /// Larger than [`MAX_REPORT_BYTES`].
+    #[error("the report is larger than {MAX_REPORT_BYTES} bytes")]
+    TooLarge,
+}
+
+/// One answer, graded by the reference.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportAnswer {
+    /// The question's input.
+    pub input: String,
+    /// What the student said.
+    pub verdict: Verdict,
+    /// The correct output the student typed, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// The verdict was right (`None` for a skip).
+    pub right: Option<bool>,
+    /// The typed output matches the reference (`None` when none was typed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_right: Option<bool>,
+    /// The reference program's output: the correct one.
+    pub reference_output: String,
+}
+
+/// Where the handed-in fix came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FixOrigin {
+    /// A patch fixloop's repair found and the student applied.
+    Repair,
+    /// Written by the student.
+    Hand,
+}
+
+/// The first input where the fix still differs from the reference.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportDifference {
+    /// The input.
+    pub input: String,
+    /// The fix's output.
+    pub fix_output: String,
+    /// The reference's output.
+    pub reference_output: String,
+}
+
+/// The handed-in fix and how it fares against the reference.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportFix {
+    /// Repair or hand-written.
+    pub origin: FixOrigin,
+    /// The fixed program.
+    pub source: String,
+    /// Labelled inputs on which it agrees with the reference.
+    pub labelled_passed: usize,
+    /// Labelled inputs.
+    pub labelled_total: usize,
+    /// Fresh inputs asked for (the seed is the exercise's).
+    pub fresh_requested: usize,
+    /// Fresh fuzzed inputs on which it agrees with the reference.
+    pub fresh_passed: usize,
+    /// Fresh fuzzed inputs checked.
+    pub fresh_total: usize,
+    /// Where it still differs first.
+    pub first_difference: Option<ReportDifference>,
+}
+
+/// Right answers out of labels given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Score {
+    /// Right verdicts.
+    pub right: usize,
+    /// Verdicts given (skips not counted).
+    pub total: usize,
+}
+
+/// What a student hands in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Format version ([`REPORT_VERSION`]).
+    pub version: u32,
+    /// [`Exercise::id`] of the exercise.
+    pub exercise_id: String,
+    /// The exercise's format version.
+    pub exercise_version: u32,
+    /// The exercise itself, so the report can be checked on its own.
+    pub exercise: Exercise,
+    /// Answers in order, graded.
+    pub answers: Vec<ReportAnswer>,
+    /// The score.
+    pub score: Score,
+    /// The oracle learned from the answers, readable.
+    pub oracle: String,
+    /// The fix handed in, if any.
+    pub fix: Option<ReportFix>,
+    /// Time spent in the page (as the page measured it; cannot be recomputed).
+    pub time_spent_ms: u64,
+}
+
+/// The result of re-checking a report: every figure that does not recompute.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Verification {
+    /// One line per mismatch; empty when the report is genuine.
+    pub problems: Vec<String>,
+}
+
+impl Verification {
+    /// Every figure recomputed to the value in the report.
+    pub fn is_genuine(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// What a student did, as the page knows it: the session, the fix (if any) and the time.
+#[derive(Debug, Clone)]
+pub struct Work<'a> {
+    /// The student's session (answers in order).
+    pub session: &'a Session,
+    /// The fix handed in.
+    pub fix: Option<(FixOrigin, &'a str)>,
+    /// Fresh inputs to check the fix on.
+    pub fresh: usize,
+    /// Time spent, measured by the caller.
+    pub time_spent_ms: u64,
+}
+
+impl Report {
+    /// Grades a student's work on `exercise`.
+    pub fn build(exercise: &Exercise, work: &Work<'_>) -> Result<Report, ReportError> {
+        let grader = exercise.grader()?;
+        let mut answers = Vec::with_capacity(work.session.answers.len());
+        let mut labelled = Vec::new();
+        for (i, a) in work.session.answers.iter().enumerate() {
+            let input = parse_input(&a.input).ok_or(ReportError::BadInput(i + 1))?;
+            let said_bug = a.verdict == Verdict::Bug;
+            let grade = grader.grade(&input, said_bug, a.expected.as_deref());
+            let labelled_answer = a.verdict != Verdict::Skip;
+            if labelled_answer {
+                labelled.push(input);
+            }
+            answers.push(ReportAnswer {
+                input: a.input.clone(),
+                verdict: a.verdict,
+                expected: a.expected.clone(),
+                right: labelled_answer.then_some(grade.right),
+                expected_right: grade.expected_right,
+                reference_output: grade.truth.reference_output,
+            });
+        }
+        let score = Score {
+            right: answers.iter().filter(|a| a.right == Some(true)).count(),
+            total: answers.iter().filter(|a| a.right.is_some()).count(),
+        };
+        let oracle = if work.session.started {
+            Replayer::new()
+                .view(work.session)
+                .map(|v| v.formula)
+                .unwrap_or_else(|e| format!("(does not replay: {e})"))
+        } else {
+            String::new()
+        };
+        let fix = match work.fix {
+            None => None,
+            Some((origin, source)) => {
+                let template = parse_input(&exercise.failing_input).unwrap_or_default();
+                let ranges: Vec<Option<Range>> = exercise
+                    .ranges
+                    .iter()
+                    .map(|r| {
+                        r.map(|r| Range {
+                            min: r.min,
+                            max: r.max,
+                        })
+                    })
+                    .collect();
+                let check = grader.check_fix(
+                    source,
+                    &labelled,
+                    &template,
+                    &ranges,
+                    work.fresh,
+                    exercise.settings.seed,
+                )?;
+                Some(ReportFix {
+                    origin,
+                    source: source.to_string(),
+                    labelled_passed: check.labelled_passed,
+                    labelled_total: check.labelled_total,
+                    fresh_requested: work.fresh,
+                    fresh_passed: check.fresh_passed,
+                    fresh_total: check.fresh_total,
+                    first_difference: check.first_difference.map(|d| ReportDifference {
+                        input: d.input,
+                        fix_output: d.fix_output,
+                        reference_output: d.reference_output,
+                    }),
+                })
+            }
+        };
+        Ok(Report {
+            version: REPORT_VERSION,
+            exercise_id: exercise.id(),
+            exercise_version: exercise.version,
+            exercise: exercise.clone(),
+            answers,
+            score,
+            oracle,
+            fix,
+            time_spent_ms: work.time_spent_ms,
+        })
+    }
+
+    /// The report as pretty JSON (the export).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Reads a report (size-bounded, version-checked, embedded exercise validated).
+    pub fn from_json(text: &str) -> Result<Report, ReportError> {
+        if text.len() > MAX_REPORT_BYTES {
+            return Err(ReportError::TooLarge);
+        }
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| ReportError::Json(e.to_string()))?;
+        match value.get("version").and_then(serde_json::Value::as_u64) {
+            Some(1) => {}
+            Some(v) => return Err(ReportError::UnknownVersion(v)),
+            None => {
+                return Err(ReportError::Json(
+                    "missing or non-integer \"version\"".into(),
+                ))
+            }
+        }
+        let report: Report =
+            serde_json::from_value(value).map_err(|e| ReportError::Json(e.to_string()))?;
+        report.exercise.validate()?;
+        Ok(report)
+    }
+
+    /// The session these answers came from (for recomputation).
+    fn session(&self) -> Session {
+        let mut s = self.exercise.session();
+        s.started = !self.answers.is_empty() || !self.oracle.is_empty();
+        s.answers = self
+            .answers
+            .iter()
+            .map(|a| Answer {
+                input: a.input.clone(),
+                verdict: a.verdict,
+                expected: a.expected.clone(),
+            })
+            .collect();
+        s
+    }
+
+    /// Recomputes every figure from the exercise and the answers (never trusting the
+    /// stored ones) and lists each that differs. With `expected`, the embedded exercise
+    /// must also be that exercise.
+    pub fn verify(&self, expected: Option<&Exercise>) -> Verification {
+        let mut problems = Vec::new();
+        let id = self.exercise.id();
+        if self.exercise_id != id {
+            problems.push(format!(
+                "exercise id {} does not match the embedded exercise ({id})",
+                self.exercise_id
+            ));
+        }
+        if let Some(e) = expected {
+            if e.id() != id {
+                problems.push(format!(
+                    "the report is for exercise {id}, not for this exercise ({})",
+                    e.id()
+                ));
+            }
+        }
+        let work = Work {
+            session: &self.session(),
+            fix: self.fix.as_ref().map(|f| (f.origin, f.source.as_str())),
+            fresh: self.fix.as_ref().map_or(0, |f| f.fresh_requested),
+            time_spent_ms: self.time_spent_ms,
+        };
+        let again = match Report::build(&self.exercise, &work) {
+            Ok(r) => r,
+            Err(e) => {
+                problems.push(format!("cannot recompute: {e}"));
+                return Verification { problems };
+            }
+        };
+        if again.answers.len() != self.answers.len() {
+            problems.push("the number of answers changed".into());
+        }
+        for (i, (got, want)) in self.answers.iter().zip(&again.answers).enumerate() {
+            if got != want {
+                problems.push(format!(
+                    "answer {} ({}): the report says right={:?} expected_right={:?} \
+                     reference output {:?}; recomputed right={:?} expected_right={:?} {:?}",
+                    i + 1,
+                    got.input,
+                    got.right,
+                    got.expected_right,
+                    got.reference_output,
+                    want.right,
+                    want.expected_right,
+                    want.reference_output
+                ));
+            }
+        }
+        if self.score != again.score {
+            problems.push(format!(
+                "score {}/{} recomputes to {}/{}",
+                self.score.right, self.score.total, again.score.right, again.score.total
+            ));
+        }
+        if self.oracle != again.oracle {
+            problems.push(format!(
+                "oracle {:?} recomputes to {:?}",
+                self.oracle, again.oracle
+            ));
+        }
+        if self.fix != again.fix {
+            let show = |f: &Option<ReportFix>| match f {
+                None => "no fix".to_string(),
+                Some(f) => format!(
+                    "labelled {}/{}, fresh {}/{}",
+                    f.labelled_passed, f.labelled_total, f.fresh_passed, f.fresh_total
+                ),
+            };
+            problems.push(format!(
+                "fix figures ({}) recompute to ({})",
+                show(&self.fix),
+                show(&again.fix)
+            ));
+        }
+        Verification { problems }
+    }
+
+    /// A printable, self-contained HTML page of the report (no script, no external files).
+    pub fn to_html(&self) -> String {
+        let mut h = String::new();
+        let e = &self.exercise;
+        let _ = write!(
+            h,
+            "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+             <title>Report: {}</title><style>body{{font-family:sans-serif;max-width:50em;\
+             margin:2em auto}}table{{border-collapse:collapse}}td,th{{border:1px solid #888;\
+             padding:.2em .5em}}pre{{background:#f4f4f4;padding:.5em}}</style></head><body>",
+            esc(&e.title)
+        );
+        let _ = write!(
+            h,
+            "<h1>{}</h1><p>Exercise <code>{}</code> (format {}). Score: <strong>{} of {}</strong> \
+             answers right. Time spent: {} min.</p>",
+            esc(&e.title),
+            esc(&self.exercise_id),
+            self.exercise_version,
+            self.score.right,
+            self.score.total,
+            self.time_spent_ms / 60_000
+        );
+        h.push_str(
+            "<h2>Answers</h2><table><tr><th>#</th><th>Input</th><th>Answer</th>\
+                    <th>Correct output</th><th>Result</th></tr>",
+        );
+        for (i, a) in self.answers.iter().enumerate() {
+            let verdict = match a.verdict {
+                Verdict::Bug => "bug",
+                Verdict::Ok => "not a bug",
+                Verdict::Skip => "skipped",
+            };
+            let result = match a.right {
+                Some(true) => "right",
+                Some(false) => "wrong",
+                None => "-",
+            };
+            let _ = write!(
+                h,
+                "<tr><td>{}</td><td><code>{}</code></td><td>{verdict}</td><td><code>{}</code></td>\
+                 <td>{result}</td></tr>",
+                i + 1,
+                esc(&a.input),
+                esc(a.reference_output.trim_end())
+            );
+        }
+        h.push_str("</table>");
+        let _ = write!(h, "<h2>Oracle</h2><pre>{}</pre>", esc(&self.oracle));
+        match &self.fix {
+            None => h.push_str("<h2>Fix</h2><p>No fix handed in.</p>"),
+            Some(f) => {
+                let _ = write!(
+                    h,
+                    "<h2>Fix ({})</h2><p>Agrees with the reference on {} of {} labelled tests \
+                     and {} of {} fresh inputs.</p><pre>{}</pre>",
+                    match f.origin {
+                        FixOrigin::Repair => "from repair",
+                        FixOrigin::Hand => "written by hand",
+                    },
+                    f.labelled_passed,
+                    f.labelled_total,
+                    f.fresh_passed,
+                    f.fresh_total,
+                    esc(&f.source)
+                );
+                if let Some(d) = &f.first_difference {
+                    let _ = write!(
+                        h,
+                        "<p>First difference: input <code>{}</code> prints <code>{}</code>, \
+                         the reference prints <code>{}</code>.</p>",
+                        esc(&d.input),
+                        esc(d.fix_output.trim_end()),
+                        esc(d.reference_output.trim_end())
+                    );
+                }
+            }
+        }
+        h.push_str("</body></html>\n");
+        h
+    }
+}
+
+/// HTML-escapes text.
+fn esc(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exercise::tests::max_exercise;
+    use crate::session::replay::fresh_loop;
+    use crate::session::Verdict;
+
+    /// A student who answers the first `n` questions, wrongly on every third.
+    fn student_session(exercise: &Exercise, n: usize) -> Session {
+        let mut s = exercise.session();
+        s.started = true;
+        let grader = exercise.grader().expect("compiles");
+        let mut active = fresh_loop(&s).expect("starts");
+        for i in 0..n {
+            let crate::active::Step::Ask(q) = active.next_step() else {
+                break;
+            };
+            let input = crate::active::num::format_input(&q.input);
+            let truth = grader.truth(&q.input).bug;
+            let said = if i % 3 == 2 { !truth } else { truth };
+            s.answers.push(Answer {
+                input,
+                verdict: if said { Verdict::Bug } else { Verdict::Ok },
+                expected: None,
+            });
+            active
+                .answer(crate::active::Label {
+                    bug: said,
+                    expected: None,
+                })
+                .expect("a pending question");
+        }
+        s
+    }
+
+    #[test]
+    fn a_genuine_report_verifies_and_every_tampering_is_caught() {
+        let e = max_exercise();
+        let s = student_session(&e, 5);
+        assert!(s.answers.len() >= 3, "the loop asked {}", s.answers.len());
+        let work = Work {
+            session: &s,
+            fix: Some((FixOrigin::Hand, &e.reference)),
+            fresh: 50,
+            time_spent_ms: 120_000,
+        };
+        let report = Report::build(&e, &work).expect("builds");
+        assert!(
+            report.score.right < report.score.total,
+            "{:?}",
+            report.score
+        );
+        assert!(!report.oracle.is_empty());
+        let fix = report.fix.as_ref().expect("fix");
+        assert_eq!(fix.labelled_passed, fix.labelled_total);
+        let reread = Report::from_json(&report.to_json()).expect("reads");
+        assert_eq!(reread, report);
+        assert!(
+            reread.verify(Some(&e)).is_genuine(),
+            "{:?}",
+            reread.verify(None)
+        );
+
+        let mut t = report.clone();
+        t.score.right = t.score.total;
+        assert!(!t.verify(None).is_genuine());
+        let mut t = report.clone();
+        let wrong = t
+            .answers
+            .iter_mut()
+            .find(|a| a.right == Some(false))
+            .expect("a wrong one");
+        wrong.right = Some(true);
+        assert!(!t.verify(None).is_genuine());
+        let mut t = report.clone();
+        t.fix.as_mut().expect("fix").source = e.buggy.clone();
+        assert!(!t.verify(None).is_genuine());
+        let mut t = report.clone();
+        t.exercise.reference = e.buggy.clone();
+        let v = t.verify(Some(&e));
+        assert!(v.problems.iter().any(|p| p.contains("exercise")), "{v:?}");
+    }
+
+    #[test]
+    fn the_html_view_escapes_and_shows_the_figures() {
+        let mut e = max_exercise();
+        e.title = "a < b & c".into();
+        let s = student_session(&e, 3);
+        let work = Work {
+            session: &s,
+            fix: None,
+            fresh: 0,
+            time_spent_ms: 0,
+        };
+        let html = Report::build(&e, &work).expect("builds").to_html();
+        assert!(html.contains("a &lt; b &amp; c"));
+        assert!(!html.contains("<script"));
+        assert!(html.contains("No fix handed in"));
+    }
+
+    #[test]
+    fn malformed_reports_are_typed_errors() {
+        assert!(matches!(Report::from_json("[]"), Err(ReportError::Json(_))));
+        assert!(matches!(
+            Report::from_json(r#"{"version": 9}"#),
+            Err(ReportError::UnknownVersion(9))
+        ));
+        let big = " ".repeat(MAX_REPORT_BYTES + 1);
+        assert_eq!(Report::from_json(&big), Err(ReportError::TooLarge));
+    }
+}
