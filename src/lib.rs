@@ -9,8 +9,8 @@
 pub mod active;
 pub mod compare;
 pub mod corpus;
-pub mod fuzzing;
 pub mod exercise;
+pub mod fuzzing;
 pub mod lang;
 pub mod oracle;
 pub mod repair;

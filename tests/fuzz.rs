@@ -46,12 +46,24 @@ fn learn_short_pass() {
     short_pass("learn", 200);
 }
 
+#[test]
+fn session_short_pass() {
+    short_pass("session", 300);
+}
+
+#[test]
+fn repair_short_pass() {
+    short_pass("repair", 10);
+}
+
 /// A few thousand executions per target, in release (`cargo test --release -- --ignored`).
 #[test]
 #[ignore]
 fn every_target_release_pass() {
     for t in TARGETS {
-        short_pass(t.name, 5_000);
+        // A repair execution is a whole repair (hundreds of program runs).
+        let execs = if t.name == "repair" { 300 } else { 5_000 };
+        short_pass(t.name, execs);
     }
 }
 

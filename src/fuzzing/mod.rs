@@ -19,6 +19,8 @@ mod interp_target;
 mod learn_target;
 pub mod mutate;
 mod parse_target;
+mod repair_target;
+mod session_target;
 
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -50,6 +52,8 @@ pub const TARGETS: &[Target] = &[
     interp_target::TARGET,
     formula_target::TARGET,
     learn_target::TARGET,
+    session_target::TARGET,
+    repair_target::TARGET,
 ];
 
 /// The target called `name`.

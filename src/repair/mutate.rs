@@ -124,8 +124,10 @@ pub fn mutations(root: &Expr, scope: &[HoleVar], constants: &[i64]) -> Vec<Mutat
                 return;
             };
             let mut seen = vec![v];
-            let pool = [v + 1, v - 1]
+            // Constants at the i64 ends have only one neighbour.
+            let pool = [v.checked_add(1), v.checked_sub(1)]
                 .into_iter()
+                .flatten()
                 .chain(constants.iter().copied())
                 .chain(SMALL_INTS);
             for c in pool {

@@ -158,7 +158,8 @@ pub fn hardcodes_test_constant(src: &RepairSource, patch: &Patch, suite: &TestSu
     let program: BTreeSet<i64> = src
         .constants()
         .into_iter()
-        .flat_map(|c| [c - 1, c, c + 1])
+        .flat_map(|c| [c.checked_sub(1), Some(c), c.checked_add(1)])
+        .flatten()
         .chain(-1..=2)
         .collect();
     let mut from_tests: BTreeSet<i64> = BTreeSet::new();

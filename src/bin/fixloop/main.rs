@@ -3,9 +3,9 @@
 mod bench;
 mod corpus_check;
 mod eval;
-mod gp_eval;
-mod fuzz;
 mod exercise;
+mod fuzz;
+mod gp_eval;
 mod learn;
 mod repair;
 mod repair_eval;

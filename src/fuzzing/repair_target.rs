@@ -1,0 +1,144 @@
+//! Fuzz target `repair`: generated programs with tests (one marked a bug) through the repair engines; bounded, and every reported patch really passes.
+
+use super::cgen::{program, GenConfig};
+use super::{Target, Violation};
+use crate::active::num::parse_input;
+use crate::compare::outputs_match;
+use crate::lang::{compile, Limits, Num};
+use crate::repair::tests::{Expectation, RepairTest};
+use crate::repair::{repair, Engine, RepairConfig};
+use rand::rngs::StdRng;
+use rand::RngExt;
+
+pub(super) const TARGET: Target = Target {
+    name: "repair",
+    about: "generated programs with kept-output and bug tests through the enumeration, GP and LRA engines",
+    generate,
+    check,
+};
+
+/// Separates the program from its tests; each test line is `E|numbers` where `E` is the
+/// engine (`e`, `g`, `l`) on the first line only, then `k` (keep the output) or `b` (bug).
+const TESTS_MARK: &str = "\n//@tests\n";
+
+/// Small budgets, so one execution stays fast; the checker holds repair to them.
+fn config(engine: Engine) -> RepairConfig {
+    RepairConfig {
+        engine,
+        limits: Limits {
+            fuel: 20_000,
+            memory_bytes: 4 << 20,
+            call_depth: 500,
+            output_bytes: 4 << 10,
+            ..Limits::default()
+        },
+        max_test_executions: 300,
+        max_candidates: 3_000,
+        max_plausible: 5,
+        ..RepairConfig::default()
+    }
+}
+
+fn generate(rng: &mut StdRng, _corpus: &[String]) -> Vec<u8> {
+    let cfg = GenConfig {
+        ub_free: true,
+        max_stmts: 5,
+        ..GenConfig::default()
+    };
+    let p = program(rng, &cfg);
+    let engine = ['e', 'g', 'l'][rng.random_range(0..3)];
+    let mut text = format!("{}{TESTS_MARK}{engine}\n", p.source);
+    let n = rng.random_range(1..5);
+    let bug = rng.random_range(0..n);
+    for i in 0..n {
+        let kind = if i == bug { 'b' } else { 'k' };
+        text.push_str(&format!("{kind}|{}", p.stdin(rng, true)));
+    }
+    text.into_bytes()
+}
+
+fn check(input: &[u8]) -> Result<(), Violation> {
+    let text = String::from_utf8_lossy(input);
+    let Some((source, tests)) = text.split_once(TESTS_MARK) else {
+        return Ok(());
+    };
+    let mut lines = tests.lines();
+    let engine = match lines.next() {
+        Some("g") => Engine::Genetic,
+        Some("l") => Engine::Linear,
+        _ => Engine::Enumerate,
+    };
+    let config = config(engine);
+    let Ok(original) = compile(source) else {
+        return Ok(());
+    };
+    let output = |p: &crate::lang::Program, input: &[Num]| {
+        let run = p.run_test(input, &config.limits);
+        (
+            String::from_utf8_lossy(&run.stdout).into_owned(),
+            run.outcome,
+        )
+    };
+    let mut cases: Vec<(RepairTest, String)> = Vec::new();
+    for line in lines {
+        let Some((kind, numbers)) = line.split_once('|') else {
+            continue;
+        };
+        let Some(input) = parse_input(numbers) else {
+            continue;
+        };
+        let (before, _) = output(&original, &input);
+        let expect = if kind == "b" {
+            Expectation::Bug
+        } else {
+            Expectation::Output(before.clone())
+        };
+        cases.push((RepairTest { input, expect }, before));
+    }
+    let tests: Vec<RepairTest> = cases.iter().map(|(t, _)| t.clone()).collect();
+    let report = repair(source, &tests, None, &config);
+    let stats = &report.stats;
+    if stats.test_executions > config.max_test_executions {
+        return Err(Violation::Budget(format!(
+            "{} engine test executions with a budget of {}",
+            stats.test_executions, config.max_test_executions
+        )));
+    }
+    if stats.candidates > config.max_candidates as u64 {
+        return Err(Violation::Budget(format!(
+            "{} candidates with a budget of {}",
+            stats.candidates, config.max_candidates
+        )));
+    }
+    for patch in &report.patches {
+        if patch.cost > config.budget {
+            return Err(Violation::Budget(format!(
+                "a patch of cost {} with a budget of {}",
+                patch.cost, config.budget
+            )));
+        }
+        let Ok(fixed) = compile(&patch.patched_source) else {
+            return Err(Violation::Invariant(format!(
+                "a reported patch does not compile:\n{}",
+                patch.diff
+            )));
+        };
+        for (test, before) in &cases {
+            let (after, outcome) = output(&fixed, &test.input);
+            let passes = match &test.expect {
+                Expectation::Output(o) => {
+                    matches!(outcome, crate::lang::Outcome::Exit(_)) && outputs_match(&after, o)
+                }
+                Expectation::Bug => after != *before,
+                Expectation::NotBug => after == *before,
+            };
+            if !passes {
+                return Err(Violation::Invariant(format!(
+                    "reported patch fails test {test}:\n{}",
+                    patch.diff
+                )));
+            }
+        }
+    }
+    Ok(())
+}
