@@ -27,6 +27,9 @@ pub enum WorkerRequest {
 /// What the worker answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum WorkerResponse {
+    /// The worker has started and listens (requests sent before are lost, so the page
+    /// queues them until this arrives).
+    Ready,
     /// The loop after a [`WorkerRequest::Sync`].
     Loop {
         /// The request's id.
@@ -89,6 +92,7 @@ impl WorkerResponse {
             | WorkerResponse::Failed { id, .. }
             | WorkerResponse::RepairProgress { id, .. }
             | WorkerResponse::RepairDone { id, .. } => *id,
+            WorkerResponse::Ready => 0,
         }
     }
 }
@@ -187,6 +191,53 @@ pub struct PatchView {
     pub changes: Vec<TestChange>,
 }
 
+/// The worker's state and request handling (no web dependencies, so it is tested natively;
+/// the wasm worker only moves text in and out).
+#[derive(Default)]
+pub struct WorkerState {
+    replayer: super::Replayer,
+}
+
+impl WorkerState {
+    /// A fresh worker state.
+    pub fn new() -> WorkerState {
+        WorkerState::default()
+    }
+
+    /// Handles one request, emitting progress and the final answer.
+    pub fn handle(&mut self, request: WorkerRequest, emit: &mut dyn FnMut(WorkerResponse)) {
+        match request {
+            WorkerRequest::Sync { id, session } => emit(match self.replayer.view(&session) {
+                Ok(view) => WorkerResponse::Loop { id, view },
+                Err(e) => WorkerResponse::Failed {
+                    id,
+                    message: e.to_string(),
+                },
+            }),
+            WorkerRequest::Repair { id, .. } => emit(WorkerResponse::Failed {
+                id,
+                message:
+                    "repair is not available in this build yet (the repair engine is not merged)"
+                        .into(),
+            }),
+        }
+    }
+
+    /// Handles one message text (a request as JSON), emitting answer texts.
+    pub fn handle_text(&mut self, text: &str, emit: &mut dyn FnMut(String)) {
+        match WorkerRequest::from_json(text) {
+            Ok(request) => self.handle(request, &mut |r| emit(r.to_json())),
+            Err(e) => emit(
+                WorkerResponse::Failed {
+                    id: 0,
+                    message: format!("the worker got a malformed request: {e}"),
+                }
+                .to_json(),
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,5 +260,32 @@ mod tests {
         };
         assert_eq!(WorkerResponse::from_json(&resp.to_json()), Ok(resp));
         assert!(WorkerRequest::from_json("{\"Nope\":1}").is_err());
+    }
+
+    #[test]
+    fn the_worker_state_answers_sync_requests() {
+        let mut session = crate::session::examples::EXAMPLES[0].session();
+        session.started = true;
+        session.settings.label_budget = 2;
+        let mut out = Vec::new();
+        let mut worker = WorkerState::new();
+        worker.handle_text(
+            &WorkerRequest::Sync { id: 5, session }.to_json(),
+            &mut |t| out.push(t),
+        );
+        worker.handle_text("garbage", &mut |t| out.push(t));
+        let first = WorkerResponse::from_json(&out[0]).unwrap();
+        match first {
+            WorkerResponse::Loop { id, view } => {
+                assert_eq!(id, 5);
+                assert_eq!(view.points.len(), 1);
+                assert!(view.query.is_some() || view.finished.is_some());
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            WorkerResponse::from_json(&out[1]),
+            Ok(WorkerResponse::Failed { id: 0, .. })
+        ));
     }
 }

@@ -1,103 +1,465 @@
-//! The browser playground (Yew): for now an editor that compiles and runs a program on one input.
+//! The browser playground (Yew): editor, labelling dialogue, oracle, patches, gallery and sessions; compute runs in a Web Worker.
+//!
+//! State is one [`state::AppState`] changed only by [`state::Action`]s (a reducer); the
+//! session inside it is saved to localStorage on every change ([`storage`]) and sent to
+//! the worker ([`worker`]), which replays it and answers with the loop's view.
 
-use crate::lang::{compile, Limits};
-use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+pub mod dialogue;
+pub mod editor;
+pub mod oracle_view;
+pub mod patches;
+pub mod state;
+pub mod storage;
+pub mod worker;
+
+use crate::session::examples::EXAMPLES;
+use crate::session::protocol::{WorkerRequest, WorkerResponse};
+use crate::session::{decode_json, Session, Verdict};
+use dialogue::Dialogue;
+use editor::{markers, Editor};
+use oracle_view::OracleView;
+use patches::Patches;
+use state::{Action, AppState, RepairState, Theme};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlElement, HtmlInputElement, KeyboardEvent};
+use worker::WorkerLink;
 use yew::prelude::*;
 
-const EXAMPLE: &str = r#"#include <stdio.h>
-
-int main(void) {
-    int a, b, c;
-    scanf("%d %d %d", &a, &b, &c);
-    if (a == b == c)            /* the bug: means (a == b) == c */
-        printf("equilateral\n");
-    else if (a == b || b == c || a == c)
-        printf("isosceles\n");
-    else
-        printf("scalene\n");
-    return 0;
-}
-"#;
-
-/// What one press of Run shows.
-#[derive(Clone, PartialEq)]
-enum RunView {
-    /// The program did not compile: every diagnostic, one per line.
-    Diagnostics(Vec<String>),
-    /// The program ran: its stdout and how it ended.
-    Ran { stdout: String, outcome: String },
-}
-
-fn run_program(source: &str, input: &str) -> RunView {
-    match compile(source) {
-        Err(error) => RunView::Diagnostics(error.to_string().lines().map(str::to_string).collect()),
-        Ok(program) => {
-            let mut stdin = input.as_bytes().to_vec();
-            stdin.push(b'\n');
-            let execution = program.run(&stdin, &Limits::default());
-            RunView::Ran {
-                stdout: String::from_utf8_lossy(&execution.stdout).into_owned(),
-                outcome: execution.outcome.to_string(),
+/// The state at load: the saved session, or a share link's (asking before it replaces
+/// a saved one); a broken link is reported and changes nothing.
+fn initial_state() -> AppState {
+    let theme = Theme::parse(&storage::load_theme());
+    let (saved, mut error) = match storage::load_session() {
+        Ok(s) => (s, None),
+        Err(e) => (
+            None,
+            Some(format!("The saved session could not be read: {e}")),
+        ),
+    };
+    let mut state = AppState::new(
+        saved.clone().unwrap_or_else(AppState::default_session),
+        theme,
+    );
+    if let Some(fragment) = storage::link_fragment() {
+        match storage::open_link(&fragment) {
+            Err(e) => {
+                error = Some(format!(
+                    "This link cannot be opened: {e}. Your saved session is unchanged."
+                ))
+            }
+            Ok(linked) => {
+                if storage::has_saved_session() && saved.as_ref() != Some(&linked) {
+                    state.pending_link = Some(linked);
+                } else {
+                    state.busy = linked.started;
+                    state.session = linked;
+                }
             }
         }
+        storage::clear_fragment();
     }
+    state.error = error;
+    state
+}
+
+/// Clicks the first element matching `selector` (keyboard shortcuts reuse the buttons).
+fn click(selector: &str) {
+    let el = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(selector).ok().flatten())
+        .and_then(|e| e.dyn_into::<HtmlElement>().ok());
+    if let Some(el) = el {
+        el.click();
+    }
+}
+
+fn on_key(event: KeyboardEvent) {
+    if (event.ctrl_key() || event.meta_key()) && event.key() == "Enter" {
+        event.prevent_default();
+        click("[data-primary]:not([disabled])");
+        return;
+    }
+    let in_field = event
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+    if in_field || event.ctrl_key() || event.meta_key() || event.alt_key() {
+        return;
+    }
+    match event.key().as_str() {
+        "b" | "B" => click(".query button.bug:not([disabled])"),
+        "n" | "N" => click(".query button.ok:not([disabled])"),
+        "s" | "S" => click(".query button.skip:not([disabled])"),
+        _ => {}
+    }
+}
+
+/// Downloads the session as a JSON file.
+fn download_json(session: &Session) {
+    let Some(url) = storage::json_download_url(session) else {
+        return;
+    };
+    let anchor = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("a").ok())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok());
+    if let Some(a) = anchor {
+        a.set_href(&url);
+        a.set_download("fixloop-session.json");
+        a.click();
+    }
+}
+
+/// A range row with its own text drafts (a half-typed number is kept until it reads).
+#[derive(Properties, PartialEq)]
+struct RangeProps {
+    index: usize,
+    min: String,
+    max: String,
+    disabled: bool,
+    onchange: Callback<(usize, String, String)>,
+}
+
+#[function_component(RangeRow)]
+fn range_row(p: &RangeProps) -> Html {
+    let min = use_state(|| p.min.clone());
+    let max = use_state(|| p.max.clone());
+    let edit = |is_min: bool| {
+        let (min, max, cb, i) = (min.clone(), max.clone(), p.onchange.clone(), p.index);
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value();
+            let (a, b) = if is_min {
+                (v.clone(), (*max).clone())
+            } else {
+                ((*min).clone(), v.clone())
+            };
+            if is_min {
+                min.set(v)
+            } else {
+                max.set(v)
+            }
+            cb.emit((i, a, b));
+        })
+    };
+    let n = p.index + 1;
+    html! {
+        <div class="range-row">
+            <span>{ format!("x{n} from") }</span>
+            <input type="text" inputmode="decimal" aria-label={format!("x{n} minimum")} value={(*min).clone()} oninput={edit(true)} disabled={p.disabled} />
+            <span>{ "to" }</span>
+            <input type="text" inputmode="decimal" aria-label={format!("x{n} maximum")} value={(*max).clone()} oninput={edit(false)} disabled={p.disabled} />
+        </div>
+    }
+}
+
+fn text_of(e: InputEvent) -> String {
+    e.target_unchecked_into::<HtmlInputElement>().value()
 }
 
 #[function_component(App)]
 fn app() -> Html {
-    let source = use_state(|| EXAMPLE.to_string());
-    let input = use_state(|| "2 2 2".to_string());
-    let view = use_state(|| None::<RunView>);
-
-    let on_source = {
-        let source = source.clone();
-        Callback::from(move |e: InputEvent| {
-            source.set(e.target_unchecked_into::<HtmlTextAreaElement>().value())
+    let state = use_reducer(initial_state);
+    let dispatcher = state.dispatcher();
+    let worker = {
+        let d = dispatcher.clone();
+        use_memo((), move |_| {
+            WorkerLink::new(Callback::from(move |r: WorkerResponse| match r {
+                WorkerResponse::Ready => {}
+                WorkerResponse::Loop { view, .. } => d.dispatch(Action::LoopViewed(view)),
+                WorkerResponse::Failed { message, .. } => d.dispatch(Action::Failed(message)),
+                WorkerResponse::RepairProgress { progress, .. } => {
+                    d.dispatch(Action::RepairProgressed(progress))
+                }
+                WorkerResponse::RepairDone { patches, stop, .. } => {
+                    d.dispatch(Action::RepairFinished(patches, stop))
+                }
+            }))
         })
     };
-    let on_input = {
-        let input = input.clone();
-        Callback::from(move |e: InputEvent| {
-            input.set(e.target_unchecked_into::<HtmlInputElement>().value())
+
+    // Save on every change; a started session goes to the worker.
+    {
+        let (worker, d) = (worker.clone(), dispatcher.clone());
+        use_effect_with(state.session.clone(), move |session| {
+            if let Err(e) = storage::save_session(session) {
+                d.dispatch(Action::Failed(e));
+            }
+            if session.started {
+                let id = worker.next_id();
+                worker.send(&WorkerRequest::Sync {
+                    id,
+                    session: session.clone(),
+                });
+            }
+        });
+    }
+    use_effect_with(state.theme, |theme| storage::apply_theme(theme.as_str()));
+    use_effect_with((), |_| mark_ready());
+    use_effect_with((), |_| {
+        let listener = Closure::<dyn FnMut(KeyboardEvent)>::new(on_key);
+        let document = web_sys::window().and_then(|w| w.document());
+        if let Some(d) = &document {
+            let _ =
+                d.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(d) = &document {
+                let _ = d.remove_event_listener_with_callback(
+                    "keydown",
+                    listener.as_ref().unchecked_ref(),
+                );
+            }
+        }
+    });
+
+    let s = &state.session;
+    let editable = !s.started;
+    let diag = use_memo(s.program.clone(), |p| markers(p));
+    let act = |a: Action| {
+        let d = dispatcher.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(a.clone()))
+    };
+    let on_program = {
+        let d = dispatcher.clone();
+        Callback::from(move |t: String| d.dispatch(Action::EditProgram(t)))
+    };
+    let field = |make: fn(String) -> Action| {
+        let d = dispatcher.clone();
+        Callback::from(move |e: InputEvent| d.dispatch(make(text_of(e))))
+    };
+    let on_range = {
+        let d = dispatcher.clone();
+        Callback::from(move |(i, a, b): (usize, String, String)| {
+            d.dispatch(Action::EditRange(i, a, b))
         })
     };
-    let on_run = {
-        let (source, input, view) = (source.clone(), input.clone(), view.clone());
-        Callback::from(move |_: MouseEvent| view.set(Some(run_program(&source, &input))))
+    let on_answer = {
+        let d = dispatcher.clone();
+        Callback::from(move |(v, e): (Verdict, Option<String>)| d.dispatch(Action::Answer(v, e)))
+    };
+    let on_stop_loop = {
+        let (d, worker, busy) = (dispatcher.clone(), worker.clone(), state.busy);
+        Callback::from(move |_| {
+            if busy {
+                WorkerLink::restart(&worker, false);
+            }
+            d.dispatch(Action::StopLoop)
+        })
+    };
+    let on_edit = {
+        let d = dispatcher.clone();
+        Callback::from(move |_| {
+            let sure = web_sys::window()
+                .and_then(|w| {
+                    w.confirm_with_message("Drop the answers and edit the program?")
+                        .ok()
+                })
+                .unwrap_or(false);
+            if sure {
+                d.dispatch(Action::EditAgain)
+            }
+        })
+    };
+    let on_repair = {
+        let (d, worker, session) = (dispatcher.clone(), worker.clone(), s.clone());
+        Callback::from(move |_| {
+            let id = worker.next_id();
+            worker.send(&WorkerRequest::Repair {
+                id,
+                session: session.clone(),
+            });
+            d.dispatch(Action::RepairStarted)
+        })
+    };
+    let on_stop_repair = {
+        let (d, worker) = (dispatcher.clone(), worker.clone());
+        Callback::from(move |_| {
+            WorkerLink::restart(&worker, false);
+            d.dispatch(Action::RepairStopped)
+        })
+    };
+    let on_apply = {
+        let d = dispatcher.clone();
+        Callback::from(move |src: String| d.dispatch(Action::ApplyPatch(src)))
+    };
+    let on_axes = {
+        let d = dispatcher.clone();
+        Callback::from(move |(a, b)| d.dispatch(Action::SetAxes(a, b)))
+    };
+    let on_share = {
+        let (d, session) = (dispatcher.clone(), s.clone());
+        Callback::from(move |_: MouseEvent| {
+            let url = storage::share_url(&session);
+            storage::copy_to_clipboard(&url);
+            d.dispatch(Action::Shared(url))
+        })
+    };
+    let on_export = {
+        let session = s.clone();
+        Callback::from(move |_: MouseEvent| download_json(&session))
+    };
+    let on_import = {
+        let d = dispatcher.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            input.set_value("");
+            let d = d.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let text = wasm_bindgen_futures::JsFuture::from(file.text())
+                    .await
+                    .ok()
+                    .and_then(|v| v.as_string())
+                    .unwrap_or_default();
+                match decode_json(&text) {
+                    Ok(session) => d.dispatch(Action::Replace(session)),
+                    Err(e) => {
+                        d.dispatch(Action::Failed(format!("This file cannot be imported: {e}")))
+                    }
+                }
+            });
+        })
+    };
+    let on_theme = {
+        let (d, theme) = (dispatcher.clone(), state.theme);
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::SetTheme(theme.next())))
+    };
+    let on_example = |id: &'static str| {
+        let d = dispatcher.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::LoadExample(id.to_string())))
     };
 
-    let result = match &*view {
-        None => html! {},
-        Some(RunView::Diagnostics(lines)) => html! {
-            <div role="alert" class="diagnostics">
-                <p>{ "The program does not compile:" }</p>
-                <ul>{ for lines.iter().map(|l| html! { <li>{ l }</li> }) }</ul>
-            </div>
-        },
-        Some(RunView::Ran { stdout, outcome }) => html! {
-            <section aria-label="Result">
-                <h2>{ "Output" }</h2>
-                <pre class="stdout" data-testid="stdout">{ stdout }</pre>
-                <p class="outcome" data-testid="outcome">{ outcome }</p>
-            </section>
-        },
-    };
+    let arity = s.failing_input.split_whitespace().count().min(8);
+    let range_key = format!("{}-{}", s.example.as_deref().unwrap_or(""), s.started);
+    let ranges = (0..arity).map(|i| {
+        let r = s.ranges.get(i).copied().flatten();
+        html! {
+            <RangeRow key={format!("{range_key}-{i}")} index={i}
+                min={r.map(|r| r.min.to_string()).unwrap_or_default()}
+                max={r.map(|r| r.max.to_string()).unwrap_or_default()}
+                disabled={!editable} onchange={on_range.clone()} />
+        }
+    });
+    let repairing = matches!(state.repair, RepairState::Running(_));
+    let can_repair = s.started && !state.busy && state.view.is_some();
 
     html! {
-        <main>
+        <>
+        <header class="top">
             <h1>{ "fixloop" }</h1>
-            <p class="tagline">{ "Paste a small C program and an input; fixloop runs it in your browser." }</p>
-            <label for="program">{ "Program" }</label>
-            <textarea id="program" spellcheck="false" rows="18" value={(*source).clone()} oninput={on_source} />
-            <label for="input">{ "Input" }</label>
-            <input id="input" type="text" value={(*input).clone()} oninput={on_input} />
-            <button onclick={on_run}>{ "Run" }</button>
-            { result }
+            <p class="tagline">{ "Paste a small C program and an input it gets wrong; answer a few questions; get a bug oracle and patches. Everything runs in your browser." }</p>
+            <div class="tools">
+                <button class="secondary" onclick={on_share}>{ "Share" }</button>
+                <button class="secondary" onclick={on_export}>{ "Export" }</button>
+                <label class="file secondary" for="import-file">{ "Import" }</label>
+                <input id="import-file" class="visually-hidden" type="file" accept=".json,application/json" onchange={on_import} />
+                <button class="secondary" onclick={on_theme} aria-label={format!("Theme: {} (change)", state.theme.as_str())}>
+                    { format!("Theme: {}", state.theme.as_str()) }
+                </button>
+            </div>
+        </header>
+        if let Some(message) = &state.error {
+            <div role="alert" class="alert">
+                <pre>{ message }</pre>
+                <button class="secondary" onclick={act(Action::DismissError)}>{ "Dismiss" }</button>
+            </div>
+        }
+        if state.pending_link.is_some() {
+            <div role="dialog" aria-modal="false" aria-label="Open shared session" class="confirm">
+                <p>{ "This link opens a shared session. Replace your current session with it? (Yours is kept until you choose.)" }</p>
+                <button onclick={act(Action::AcceptLink)}>{ "Open link" }</button>
+                <button class="secondary" onclick={act(Action::RejectLink)}>{ "Keep my session" }</button>
+            </div>
+        }
+        if let Some(url) = &state.share_url {
+            <div class="share" data-share-url={url.clone()} role="status">
+                <label for="share-url">{ "Share link (copied)" }</label>
+                <input id="share-url" type="text" readonly=true value={url.clone()} />
+                if url.len() > storage::LONG_LINK_CHARS {
+                    <p class="warning">{ format!("⚠ This link is {} characters long; some chats and mail clients cut long links. You can share the session as a file instead.", url.len()) }</p>
+                    <button class="secondary" onclick={{ let s = s.clone(); Callback::from(move |_: MouseEvent| download_json(&s)) }}>{ "Download JSON" }</button>
+                }
+            </div>
+        }
+        <main class="layout">
+            <div class="left">
+                <nav class="panel gallery" aria-label="Examples">
+                    <h2>{ "Examples" }</h2>
+                    <ul>
+                        { for EXAMPLES.iter().map(|e| html! {
+                            <li><button class={classes!("example", (s.example.as_deref() == Some(e.id)).then_some("current"))}
+                                onclick={on_example(e.id)} title={e.blurb}>{ e.title }</button></li>
+                        }) }
+                    </ul>
+                    <button class="secondary" onclick={act(Action::Reset)}>{ "Reset" }</button>
+                </nav>
+                <section class="panel" aria-label="Editor">
+                    <h2>{ "Program" }</h2>
+                    <Editor value={s.program.clone()} markers={(*diag).clone()} readonly={!editable} oninput={on_program} />
+                    <div class="fields">
+                        <label for="failing-input">{ "Failing input" }</label>
+                        <input id="failing-input" type="text" value={s.failing_input.clone()} oninput={field(Action::EditFailing)} readonly={!editable} />
+                        <label for="expected-output">{ "Expected output (optional)" }</label>
+                        <input id="expected-output" type="text" value={s.expected_output.clone().unwrap_or_default()} oninput={field(Action::EditExpected)} readonly={!editable} />
+                    </div>
+                    <details class="ranges">
+                        <summary>{ "Input ranges (optional)" }</summary>
+                        { for ranges }
+                    </details>
+                    <fieldset class="settings">
+                        <legend>{ "Settings" }</legend>
+                        <label>{ "Label budget " }<input type="number" min="1" max="200" value={s.settings.label_budget.to_string()} oninput={field(Action::EditBudget)} disabled={!editable} /></label>
+                        <label>{ "Committee size " }<input type="number" min="1" max="50" value={s.settings.committee.to_string()} oninput={field(Action::EditCommittee)} disabled={!editable} /></label>
+                        <label>{ "Seed " }<input type="number" min="0" value={s.settings.seed.to_string()} oninput={field(Action::EditSeed)} disabled={!editable} /></label>
+                    </fieldset>
+                    if editable {
+                        <button data-primary="" onclick={act(Action::Start)}>{ "Start" }</button>
+                        <p class="hint">{ "Ctrl/Cmd+Enter runs the current step." }</p>
+                    }
+                </section>
+            </div>
+            <div class="right">
+                if s.started {
+                    <Dialogue view={state.view.clone()} busy={state.busy} {repairing}
+                        onanswer={on_answer} onstop={on_stop_loop} onedit={on_edit} />
+                    if let Some(view) = &state.view {
+                        <OracleView view={view.clone()} axes={state.axes} onaxes={on_axes} />
+                    }
+                    <Patches repair={state.repair.clone()} {can_repair} onrepair={on_repair}
+                        onstop={on_stop_repair} onapply={on_apply} />
+                } else {
+                    <section class="panel intro">
+                        <h2>{ "How it works" }</h2>
+                        <ol>
+                            <li>{ "Pick an example or paste a program that reads numbers and prints an answer." }</li>
+                            <li>{ "Give an input on which it goes wrong and press Start." }</li>
+                            <li>{ "fixloop fuzzes nearby inputs and asks about a few runs: Bug or Not a bug." }</li>
+                            <li>{ "From your answers it learns a bug oracle, then Repair searches for patches." }</li>
+                        </ol>
+                    </section>
+                }
+            </div>
         </main>
+        </>
     }
 }
 
 /// Mounts the playground into the page body.
 pub fn start() {
     yew::Renderer::<App>::new().render();
+}
+
+/// Marks the page interactive (first render done, handlers attached) with the time since
+/// navigation start in `data-ready-ms` (the e2e test reports it as load-to-interactive).
+pub fn mark_ready() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let ms = window.performance().map(|p| p.now()).unwrap_or(0.0);
+    if let Some(root) = window.document().and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("data-ready-ms", &format!("{ms:.0}"));
+    }
 }

@@ -1,4 +1,4 @@
-// End-to-end: the playground compiles and runs a program in wasm, and shows parse errors.
+// End-to-end: the page loads under its CSP with no inline script, shows parse errors on Start, and works at phone width.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -8,42 +8,56 @@ let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-test('runs the example program on an input', async () => {
-  const page = await browser.newPage();
+test('loads under the CSP, measures load-to-interactive, and makes no request after load', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const violations = [];
+  page.on('console', (m) => { if (/Content.Security.Policy|Refused to/i.test(m.text())) violations.push(m.text()); });
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
   await page.goto(server.url);
-  const program = page.getByLabel('Program');
-  await program.waitFor();
-  assert.match(await program.inputValue(), /scanf/);
-  await page.getByLabel('Input').fill('2 2 2');
-  await page.getByRole('button', { name: 'Run' }).click();
-  // The example's bug: (2 == 2) == 2 is false, so an equilateral triangle is called isosceles.
-  await page.getByTestId('stdout').waitFor();
-  assert.equal((await page.getByTestId('stdout').textContent()).trim(), 'isosceles');
-  await page.getByLabel('Input').fill('3 4 5');
-  await page.getByRole('button', { name: 'Run' }).click();
-  await page.waitForFunction(() => document.querySelector('[data-testid=stdout]')?.textContent.trim() === 'scalene');
-  await page.screenshot({ path: join(screenshots, 'run.png'), fullPage: true });
-  await page.close();
+  await page.waitForSelector('html[data-ready-ms]');
+  const ms = Number(await page.getAttribute('html', 'data-ready-ms'));
+  console.log(`load-to-interactive: ${ms.toFixed(0)} ms (performance.now() when the app first rendered)`);
+  assert.equal(await page.locator('script:not([src])').count(), 0, 'no inline script');
+  assert.match(await page.getAttribute('meta[http-equiv=Content-Security-Policy]', 'content'), /script-src 'self' 'wasm-unsafe-eval'/);
+  assert.match(await page.getByLabel('Program').inputValue(), /scanf/);
+  // Let the worker start, then do real work: no request may leave the page.
+  await page.waitForTimeout(1500);
+  const before = requests.length;
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.locator('.query[data-query-input], [data-testid=finished]').first().waitFor({ timeout: 60000 });
+  await page.getByRole('button', { name: 'Not a bug' }).click();
+  await page.locator('[data-testid=budget]', { hasText: 'Labels used: 1 of' }).waitFor({ timeout: 60000 });
+  assert.deepEqual(requests.slice(before), [], 'no network request after load');
+  assert.deepEqual(violations, [], 'no CSP violation');
+  await page.screenshot({ path: join(screenshots, 'csp-loaded.png'), fullPage: true });
+  await context.close();
 });
 
-test('a parse error is shown with its line', async () => {
+test('a parse error on Start is shown with its line, and the session does not start', async () => {
   const page = await browser.newPage();
   await page.goto(server.url);
   await page.getByLabel('Program').fill('int main(void) {\n  int x = 1\n  return x;\n}\n');
-  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Start' }).click();
   const alert = page.getByRole('alert');
   await alert.waitFor();
   assert.match(await alert.textContent(), /2:\d+/);
+  assert.equal(await page.getByRole('button', { name: 'Start' }).count(), 1, 'still editing');
+  // The gutter marks the line too, with the message on hover.
+  assert.match(await page.locator('.gutter-line.has-error').first().getAttribute('title'), /error/);
   await page.screenshot({ path: join(screenshots, 'parse-error.png'), fullPage: true });
   await page.close();
 });
 
-test('a runaway program stops at its fuel limit', async () => {
-  const page = await browser.newPage();
+test('phone width: no horizontal scrolling, every control reachable', async () => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 740 }, colorScheme: 'dark' });
+  const page = await context.newPage();
   await page.goto(server.url);
-  await page.getByLabel('Program').fill('int main(void) { while (1) { } return 0; }\n');
-  await page.getByRole('button', { name: 'Run' }).click();
-  await page.getByTestId('outcome').waitFor();
-  assert.match(await page.getByTestId('outcome').textContent(), /timeout|fuel/i);
-  await page.close();
+  await page.getByLabel('Program').waitFor();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `page is ${overflow}px wider than the phone`);
+  await page.getByRole('button', { name: 'Start' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(screenshots, 'phone-dark.png'), fullPage: true });
+  await context.close();
 });

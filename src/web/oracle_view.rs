@@ -1,0 +1,137 @@
+//! The Oracle region: the learned formula, and an SVG plot of the labelled tests on two variables with the formula's "bug" region shaded.
+
+use crate::active::formula::value_of;
+use crate::lang::Num;
+use crate::oracle::Formula;
+use crate::session::protocol::LoopView;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+/// Grid cells per axis for shading.
+const GRID: usize = 24;
+/// Plot size in SVG units.
+const SIZE: f64 = 300.0;
+const PAD: f64 = 28.0;
+
+/// Oracle properties.
+#[derive(Properties, PartialEq)]
+pub struct OracleProps {
+    /// The loop.
+    pub view: LoopView,
+    /// Chosen axes (variable indices).
+    pub axes: (usize, usize),
+    /// New axes.
+    pub onaxes: Callback<(usize, usize)>,
+}
+
+fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in values.filter(|v| v.is_finite() && v.abs() < 1e12) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !lo.is_finite() {
+        return (0.0, 1.0);
+    }
+    let span = (hi - lo).max(1.0);
+    (lo - span * 0.1 - 0.5, hi + span * 0.1 + 0.5)
+}
+
+/// The Oracle region.
+#[function_component(OracleView)]
+pub fn oracle_view(props: &OracleProps) -> Html {
+    let view = &props.view;
+    let n = view.vars.len();
+    let (ax, ay) = props.axes;
+    let select = |which: usize| {
+        let onaxes = props.onaxes.clone();
+        let axes = props.axes;
+        Callback::from(move |e: Event| {
+            let i = e
+                .target_unchecked_into::<HtmlSelectElement>()
+                .value()
+                .parse()
+                .unwrap_or(0);
+            onaxes.emit(if which == 0 { (i, axes.1) } else { (axes.0, i) });
+        })
+    };
+    let options = |chosen: usize| {
+        view.vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| html! { <option value={i.to_string()} selected={i == chosen}>{ v }</option> })
+            .collect::<Html>()
+    };
+    let formula = Formula::parse(&view.formula, &view.vars).ok();
+    let plot = if n >= 2 && ax < n && ay < n && !view.points.is_empty() {
+        let (x0, x1) = bounds(view.points.iter().map(|p| p.values[ax]));
+        let (y0, y1) = bounds(view.points.iter().map(|p| p.values[ay]));
+        let sx = |x: f64| PAD + (x - x0) / (x1 - x0) * (SIZE - 2.0 * PAD);
+        let sy = |y: f64| SIZE - PAD - (y - y0) / (y1 - y0) * (SIZE - 2.0 * PAD);
+        let base: Vec<f64> = view.points[0].values.clone();
+        let cell = (SIZE - 2.0 * PAD) / GRID as f64;
+        let mut shaded = Vec::new();
+        if let Some(f) = &formula {
+            for i in 0..GRID {
+                for j in 0..GRID {
+                    let x = x0 + (i as f64 + 0.5) / GRID as f64 * (x1 - x0);
+                    let y = y0 + (j as f64 + 0.5) / GRID as f64 * (y1 - y0);
+                    let mut point = base.clone();
+                    point[ax] = x;
+                    point[ay] = y;
+                    let values: Vec<_> = point.iter().map(|v| value_of(&Num::Float(*v))).collect();
+                    if f.eval(&values) {
+                        let px = PAD + i as f64 * cell;
+                        let py = SIZE - PAD - (j as f64 + 1.0) * cell;
+                        shaded.push(html! { <rect class="region" x={format!("{px:.1}")} y={format!("{py:.1}")} width={format!("{:.1}", cell + 0.3)} height={format!("{:.1}", cell + 0.3)} /> });
+                    }
+                }
+            }
+        }
+        let marks = view.points.iter().map(|p| {
+            let (cx, cy) = (sx(p.values[ax]), sy(p.values[ay]));
+            let title = format!(
+                "{} -> {} ({})",
+                p.input,
+                p.output.trim(),
+                if p.bug { "bug" } else { "ok" }
+            );
+            if p.bug {
+                html! { <g class="pt bug"><title>{ title }</title>
+                <path d={format!("M{:.1} {:.1}l8 8m0 -8l-8 8", cx - 4.0, cy - 4.0)} /></g> }
+            } else {
+                html! { <g class="pt ok"><title>{ title }</title>
+                <circle cx={format!("{cx:.1}")} cy={format!("{cy:.1}")} r="4.5" /></g> }
+            }
+        });
+        html! {
+            <svg class="plot" viewBox={format!("0 0 {SIZE} {SIZE}")} role="img"
+                aria-label={format!("Labelled tests on {} and {}; shaded where the oracle says bug", view.vars[ax], view.vars[ay])}>
+                <rect class="frame" x={PAD.to_string()} y={PAD.to_string()} width={(SIZE - 2.0 * PAD).to_string()} height={(SIZE - 2.0 * PAD).to_string()} />
+                { for shaded }
+                { for marks }
+                <text x={(SIZE / 2.0).to_string()} y={(SIZE - 6.0).to_string()} text-anchor="middle">{ format!("{} ({:.0} .. {:.0})", view.vars[ax], x0, x1) }</text>
+                <text x="10" y={(SIZE / 2.0).to_string()} text-anchor="middle" transform={format!("rotate(-90 10 {})", SIZE / 2.0)}>{ format!("{} ({:.0} .. {:.0})", view.vars[ay], y0, y1) }</text>
+            </svg>
+        }
+    } else {
+        html! { <p>{ "The plot needs at least two variables." }</p> }
+    };
+    html! {
+        <section class="panel oracle" role="region" aria-label="Oracle">
+            <h2>{ "Oracle" }</h2>
+            <p>{ "Learned bug condition (true means \u{201c}bug\u{201d}):" }</p>
+            <code class="formula" data-testid="formula">{ &view.formula }</code>
+            <div class="axes">
+                <label>{ "x axis " }<select onchange={select(0)}>{ options(ax) }</select></label>
+                <label>{ "y axis " }<select onchange={select(1)}>{ options(ay) }</select></label>
+            </div>
+            { plot }
+            <p class="legend">
+                <span class="key bug">{ "✕ labelled bug" }</span>
+                <span class="key ok">{ "○ labelled not a bug" }</span>
+                <span class="key region">{ "▒ oracle says bug (other variables as in the failing test)" }</span>
+            </p>
+        </section>
+    }
+}

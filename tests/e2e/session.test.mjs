@@ -1,0 +1,185 @@
+// End-to-end: the whole loop on the triangle program, reload mid-session, share and replay, hostile links.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import { serveDist, launchBrowser, screenshots } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const TRIANGLE = `#include <stdio.h>
+
+int main(void) {
+    int a, b, c;
+    scanf("%d %d %d", &a, &b, &c);
+    if (a <= 0 || b <= 0 || c <= 0 || a >= b + c || b >= a + c || c >= a + b)
+        printf("invalid\\n");
+    else if (a == b == c)
+        printf("equilateral\\n");
+    else if (a == b || b == c || a == c)
+        printf("isosceles\\n");
+    else
+        printf("scalene\\n");
+    return 0;
+}
+`;
+
+/** The correct classifier, computed here from the query's input. */
+function triangle(input) {
+  const [a, b, c] = input.trim().split(/\s+/).map(Number);
+  if (a <= 0 || b <= 0 || c <= 0 || a >= b + c || b >= a + c || c >= a + b) return 'invalid';
+  if (a === b && b === c) return 'equilateral';
+  if (a === b || b === c || a === c) return 'isosceles';
+  return 'scalene';
+}
+
+const STEP = 90000;
+
+async function labelsUsed(page) {
+  const text = await page.getByTestId('budget').textContent();
+  return Number(/Labels used: (\d+)/.exec(text)[1]);
+}
+
+/** Waits for a question or the end; returns the query's input or null when finished. */
+async function nextQuery(page) {
+  await page.locator('.query[data-query-input], [data-testid=finished]').first().waitFor({ timeout: STEP });
+  const q = page.locator('.query[data-query-input]');
+  return (await q.count()) ? q.getAttribute('data-query-input') : null;
+}
+
+/** Answers the pending question with the correct classifier. */
+async function answer(page) {
+  const q = page.locator('.query[data-query-input]');
+  const input = await q.getAttribute('data-query-input');
+  const output = (await q.getAttribute('data-query-output')).trim();
+  const used = await labelsUsed(page);
+  const right = triangle(input);
+  if (output !== right) {
+    await page.getByLabel('Correct output (optional, for Bug)').fill(right);
+    await page.getByRole('button', { name: 'Bug', exact: true }).click();
+  } else {
+    await page.getByRole('button', { name: 'Not a bug' }).click();
+  }
+  await page.waitForFunction((n) => {
+    const m = /Labels used: (\d+)/.exec(document.querySelector('[data-testid=budget]')?.textContent ?? '');
+    return m && Number(m[1]) === n && !document.querySelector('.working');
+  }, used + 1, { timeout: STEP });
+}
+
+async function savedSessions(page) {
+  return page.evaluate(() => Object.fromEntries(Object.keys(localStorage).filter((k) => k.startsWith('fixloop-session-')).map((k) => [k, localStorage.getItem(k)])));
+}
+
+let shareUrl, finalFormula, finalPoints;
+
+test('triangle: label with the correct classifier, reload mid-session, learn an oracle, share and replay', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByLabel('Program').fill(TRIANGLE);
+  await page.getByLabel('Failing input').fill('2 2 2');
+  await page.getByLabel('Label budget').fill('6');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.getByRole('region', { name: 'Oracle' }).waitFor({ timeout: STEP });
+  let asked = 0;
+  let beforeReload = null;
+  while (await nextQuery(page)) {
+    if (asked === 3 && !beforeReload) {
+      beforeReload = { query: await page.locator('.query').getAttribute('data-query-input'), used: await labelsUsed(page) };
+      await page.screenshot({ path: join(screenshots, 'before-reload.png'), fullPage: true });
+      await page.reload();
+      const q = await nextQuery(page);
+      assert.equal(q, beforeReload.query, 'the same question after reload');
+      assert.equal(await labelsUsed(page), beforeReload.used, 'no label lost on reload');
+    }
+    await answer(page);
+    asked += 1;
+  }
+  assert.ok(beforeReload, 'the session was long enough to reload mid-way');
+  assert.equal(await labelsUsed(page), 6);
+  const oracle = page.getByRole('region', { name: 'Oracle' });
+  finalFormula = (await oracle.getByTestId('formula').textContent()).trim();
+  assert.ok(finalFormula.length > 0 && !finalFormula.startsWith('(no formula'), finalFormula);
+  assert.ok(await oracle.locator('svg .pt').count() >= 7, 'the plot shows every labelled test');
+  finalPoints = await oracle.locator('svg .pt title').allTextContents();
+  await page.screenshot({ path: join(screenshots, 'oracle.png'), fullPage: true });
+
+  await page.getByRole('button', { name: 'Share' }).click();
+  shareUrl = await page.locator('[data-share-url]').getAttribute('data-share-url');
+  assert.match(shareUrl, /#s=[A-Za-z0-9_-]+$/);
+
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await other.goto(shareUrl);
+  const otherOracle = other.getByRole('region', { name: 'Oracle' });
+  await otherOracle.getByTestId('formula').waitFor({ timeout: STEP });
+  await other.locator('[data-testid=finished]').waitFor({ timeout: STEP });
+  assert.equal((await otherOracle.getByTestId('formula').textContent()).trim(), finalFormula);
+  assert.deepEqual(await otherOracle.locator('svg .pt title').allTextContents(), finalPoints);
+  assert.equal(await other.getByLabel('Program').inputValue(), TRIANGLE);
+  await other.screenshot({ path: join(screenshots, 'shared.png'), fullPage: true });
+  await fresh.close();
+  await context.close();
+});
+
+function b64url(buf) { return Buffer.from(buf).toString('base64url'); }
+const pack = (text) => b64url(deflateRawSync(Buffer.from(text)));
+
+const HOSTILE = {
+  'bad base64': '!!!*not base64*',
+  'bad deflate': b64url(Buffer.from('this is not a deflate stream at all')),
+  'decompression bomb': b64url(deflateRawSync(Buffer.alloc(32 << 20, 32), { level: 9 })),
+  'wrong types': pack(JSON.stringify({ version: 1, program: 5, failing_input: [1], settings: 'x' })),
+  'huge arrays': pack(JSON.stringify({ version: 1, program: '', failing_input: '1', settings: { label_budget: 5, committee: 5, seed: 1 }, started: true, ranges: Array(20000).fill(null) })),
+  'newer version': pack(JSON.stringify({ version: 999 })),
+};
+
+test('hostile links show an alert and never touch the saved session; a good link asks first', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Median of three' }).click();
+  await page.getByRole('button', { name: 'Start' }).click();
+  await nextQuery(page);
+  const saved = await savedSessions(page);
+  assert.equal(Object.keys(saved).length, 1);
+  const program = await page.getByLabel('Program').inputValue();
+  for (const [name, fragment] of Object.entries(HOSTILE)) {
+    await page.goto('about:blank');
+    const started = Date.now();
+    await page.goto(`${server.url}#s=${fragment}`);
+    const alert = page.getByRole('alert');
+    await alert.waitFor({ timeout: 20000 });
+    assert.match(await alert.textContent(), /cannot be opened/, name);
+    assert.ok(Date.now() - started < 20000, `${name}: answered quickly`);
+    assert.equal(await page.getByLabel('Program').inputValue(), program, `${name}: the program is kept`);
+    assert.deepEqual(await savedSessions(page), saved, `${name}: the saved session is untouched`);
+    await page.screenshot({ path: join(screenshots, `hostile-${name.replace(/ /g, '-')}.png`) });
+  }
+  // A valid link for another session: the page asks, and "Keep my session" keeps it.
+  assert.ok(shareUrl, 'the share test ran first');
+  await page.goto('about:blank');
+  await page.goto(shareUrl);
+  await page.getByRole('dialog', { name: 'Open shared session' }).waitFor();
+  await page.getByRole('button', { name: 'Keep my session' }).click();
+  assert.equal(await page.getByLabel('Program').inputValue(), program);
+  assert.deepEqual(await savedSessions(page), saved);
+  await context.close();
+});
+
+test('two tabs keep separate sessions', async () => {
+  const context = await browser.newContext();
+  const a = await context.newPage();
+  await a.goto(server.url);
+  await a.getByRole('button', { name: 'Letter grade' }).click();
+  const b = await context.newPage();
+  await b.goto(server.url);
+  await b.getByRole('button', { name: 'Digit sum' }).click();
+  await a.reload();
+  assert.match(await a.getByLabel('Program').inputValue(), /score/);
+  await b.reload();
+  assert.match(await b.getByLabel('Program').inputValue(), /sum \+= n % 10/);
+  await context.close();
+});
