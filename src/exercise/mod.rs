@@ -7,9 +7,11 @@
 //! judges a student's answers and fixes with the reference; [`report`] is what a student
 //! hands in and what `fixloop exercise check` recomputes.
 
+pub mod class;
 pub mod gallery;
 pub mod grade;
 pub mod report;
+pub mod task;
 
 pub use grade::{FixCheck, Grade, GradeError, Grader};
 pub use report::{Report, Verification};

@@ -1,6 +1,7 @@
 //! Messages between the page and its Web Worker (JSON text over `postMessage`), and the views of the loop they carry.
 
 use super::Session;
+use crate::exercise::task::{ExerciseOutcome, ExerciseTask};
 use serde::{Deserialize, Serialize};
 
 /// What the page asks the worker. Every request carries the whole session, so a fresh
@@ -21,6 +22,13 @@ pub enum WorkerRequest {
         id: u64,
         /// The session as it is now.
         session: Session,
+    },
+    /// Exercise work: a student's report or fix check, or a class's reports verified.
+    Exercise {
+        /// Echoed in the answer.
+        id: u64,
+        /// The job.
+        task: ExerciseTask,
     },
 }
 
@@ -60,6 +68,13 @@ pub enum WorkerResponse {
         /// Why it stopped, readable.
         stop: String,
     },
+    /// Exercise work done.
+    Exercise {
+        /// The request's id.
+        id: u64,
+        /// The result.
+        outcome: ExerciseOutcome,
+    },
 }
 
 impl WorkerRequest {
@@ -91,7 +106,8 @@ impl WorkerResponse {
             WorkerResponse::Loop { id, .. }
             | WorkerResponse::Failed { id, .. }
             | WorkerResponse::RepairProgress { id, .. }
-            | WorkerResponse::RepairDone { id, .. } => *id,
+            | WorkerResponse::RepairDone { id, .. }
+            | WorkerResponse::Exercise { id, .. } => *id,
             WorkerResponse::Ready => 0,
         }
     }
@@ -219,6 +235,10 @@ impl WorkerState {
                 message:
                     "repair is not available in this build yet (the repair engine is not merged)"
                         .into(),
+            }),
+            WorkerRequest::Exercise { id, task } => emit(match task.run() {
+                Ok(outcome) => WorkerResponse::Exercise { id, outcome },
+                Err(message) => WorkerResponse::Failed { id, message },
             }),
         }
     }
