@@ -12,6 +12,7 @@ pub mod corpus;
 pub mod exercise;
 pub mod lang;
 pub mod oracle;
+pub mod repair;
 pub mod session;
 
 #[cfg(target_arch = "wasm32")]

@@ -25,10 +25,21 @@ fn triangle(input: &str) -> &'static str {
     }
 }
 
+/// The correct "sum 1..n" (what the loop example should print).
+fn sum_to_n(input: &str) -> String {
+    let n: i64 = input.trim().parse().unwrap();
+    format!("{}", if n >= 1 { n * (n + 1) / 2 } else { 0 })
+}
+
 /// Answers every question of a triangle session like a careful student; returns the
 /// finished session.
 fn answered_triangle_session(budget: usize, seed: u64) -> Session {
-    let mut session = EXAMPLES[0].session();
+    answered_session("triangle", budget, seed, |i| triangle(i).to_string())
+}
+
+/// Answers every question of an example's session with the correct program `right`.
+fn answered_session(example: &str, budget: usize, seed: u64, right: fn(&str) -> String) -> Session {
+    let mut session = fixloop::session::examples::find(example).unwrap().session();
     session.settings.label_budget = budget;
     session.settings.seed = seed;
     session.started = true;
@@ -36,12 +47,12 @@ fn answered_triangle_session(budget: usize, seed: u64) -> Session {
     for _ in 0..budget + 5 {
         let view = replayer.view(&session).expect("replays");
         let Some(q) = view.query else { break };
-        let right = triangle(&q.input);
+        let right = right(&q.input);
         let bug = q.output.trim() != right;
         session.answers.push(Answer {
             input: q.input.clone(),
             verdict: if bug { Verdict::Bug } else { Verdict::Ok },
-            expected: bug.then(|| right.to_string()),
+            expected: bug.then_some(right),
         });
     }
     session
@@ -133,4 +144,26 @@ fn version_1_sessions_keep_opening() {
     let link = std::fs::read_to_string(path).expect("tests/session/v1.link");
     let link = link.trim();
     assert_eq!(decode_link(link), Ok(s));
+}
+
+#[test]
+fn the_worker_repairs_a_labelled_loop_session() {
+    use fixloop::session::protocol::{WorkerRequest, WorkerResponse, WorkerState};
+    let session = answered_session("sum-to-n", 6, 3, sum_to_n);
+    let mut out = Vec::new();
+    WorkerState::new().handle(WorkerRequest::Repair { id: 1, session }, &mut |r| {
+        out.push(r)
+    });
+    let Some(WorkerResponse::RepairDone { patches, stop, .. }) = out.last() else {
+        panic!("{out:?}");
+    };
+    assert!(!patches.is_empty(), "no patch ({stop})");
+    let top = &patches[0];
+    assert_eq!(top.passed, top.total, "{}", top.diff);
+    assert!(top.changes.iter().all(|c| c.passes), "{:?}", top.changes);
+    assert!(
+        top.diff.contains('+') && top.source.contains("i <= n"),
+        "{}",
+        top.diff
+    );
 }

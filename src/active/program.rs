@@ -40,6 +40,12 @@ impl ProgramRunner {
         &self.program
     }
 
+    /// The session's output encoder (word answers keep their codes), e.g. for the
+    /// repair engine's view of the learned oracle.
+    pub fn encoder(&self) -> &OutputEncoder {
+        &self.encoder
+    }
+
     /// Runs the program without encoding (e.g. for a golden program).
     pub fn execute(&self, input: &[Num]) -> (Execution, Option<String>) {
         let exec = self.program.run_test(input, &self.limits);

@@ -234,6 +234,44 @@ pub enum Instr {
     CmpCJz(Cop, Ak, u32, u64),
     /// Fused `IncSlot{..}; Pop`: `++`/`--` of a register whose value is unused.
     IncSlotDrop { slot: u32, sc: Sc, delta: i32 },
+    /// A repair hole ([`Code::holes`]`[n]`): `[v] -> [w]` where `w` is what the run's
+    /// [`HoleHandler`](super::vm::HoleHandler) answers for the original value `v` and the
+    /// current values of the site's variables (without a handler, `w = v`).
+    Hole(u32),
+}
+
+/// Where a variable visible at a hole lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HoleVarPlace {
+    /// A frame register.
+    Slot(u32),
+    /// Offset 0 of frame object `n` (an address-taken scalar, e.g. one read by `scanf`).
+    Local(u32),
+    /// A global scalar at this offset of global memory.
+    Global(u32),
+}
+
+/// A scalar variable visible at a hole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HoleVar {
+    /// The C name.
+    pub name: String,
+    /// Its storage kind.
+    pub sc: Sc,
+    /// Where its value lives.
+    pub place: HoleVarPlace,
+}
+
+/// One hole site: the expression node replaced, its value kind and the scalar variables
+/// in scope there (sorted by name; an inner declaration shadows an outer one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HoleSite {
+    /// The expression node the hole stands for.
+    pub node: super::ast::NodeId,
+    /// Kind of the expression's value (after array/function decay).
+    pub sc: Sc,
+    /// Scalar variables in scope.
+    pub vars: Vec<HoleVar>,
 }
 
 /// A compiled function.
@@ -277,4 +315,6 @@ pub struct Code {
     pub global_objects: Vec<(u32, u32)>,
     /// Number of statements (coverage indices).
     pub n_stmts: u32,
+    /// Repair hole sites, indexed by [`Instr::Hole`] (empty unless compiled with a hole).
+    pub holes: Vec<HoleSite>,
 }

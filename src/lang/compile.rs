@@ -7,7 +7,9 @@ use super::ast::{
     NodeId, ScalarType, Span, Stmt, StmtKind, Storage, TranslationUnit, Type, UnaryOp,
 };
 use super::builtins::{self, Sig};
-use super::bytecode::{ArgClass, Bop, Builtin, Code, Cop, Func, Instr};
+use super::bytecode::{
+    ArgClass, Bop, Builtin, Code, Cop, Func, HoleSite, HoleVar, HoleVarPlace, Instr,
+};
 use super::diag::Diagnostic;
 use super::types::{Ak, Sc, Ty};
 use super::vm::{make_ptr, PAD};
@@ -103,7 +105,19 @@ struct FnSym {
 
 /// Compiles a parsed translation unit; `Err` holds every semantic diagnostic.
 pub fn compile_unit(tu: &TranslationUnit) -> Result<Compiled, Vec<Diagnostic>> {
-    let mut c = Compiler::default();
+    compile_unit_with_hole(tu, None)
+}
+
+/// Like [`compile_unit`], and the value of expression node `hole` (when it is a scalar
+/// rvalue) goes through an [`Instr::Hole`] so a repair engine can watch and replace it.
+pub fn compile_unit_with_hole(
+    tu: &TranslationUnit,
+    hole: Option<NodeId>,
+) -> Result<Compiled, Vec<Diagnostic>> {
+    let mut c = Compiler {
+        hole,
+        ..Compiler::default()
+    };
     c.unit(tu);
     if c.diags.is_empty() {
         c.out.code.n_stmts = c.out.stmts.len() as u32;
@@ -125,6 +139,8 @@ struct Compiler {
     line: u32,
     strings: HashMap<Vec<u8>, u64>,
     types: HashMap<NodeId, Option<Ty>>,
+    /// The expression node compiled as a repair hole, if any.
+    hole: Option<NodeId>,
 }
 
 fn sc_of(s: ScalarType) -> Option<Sc> {
@@ -1366,8 +1382,51 @@ impl Compiler {
     fn expr(&mut self, e: &Expr) -> Ty {
         let start = self.here();
         self.out.expr_at.insert(e.id, start);
-        let t = self.expr_inner(e, true);
-        t.decay()
+        let t = self.expr_inner(e, true).decay();
+        if self.hole == Some(e.id) {
+            if let Some(sc) = t.sc().filter(|&sc| sc != Sc::Ptr) {
+                self.emit_hole(e.id, sc);
+            }
+        }
+        t
+    }
+
+    /// Emits a hole after the code of expression `node` (value kind `sc`), recording the
+    /// scalar variables in scope.
+    fn emit_hole(&mut self, node: NodeId, sc: Sc) {
+        let mut seen = HashSet::new();
+        let mut vars = Vec::new();
+        let scopes = self
+            .scopes
+            .iter()
+            .rev()
+            .chain(std::iter::once(&self.globals));
+        for scope in scopes {
+            for (name, var) in scope {
+                if !seen.insert(name.clone()) {
+                    continue;
+                }
+                let place = match var {
+                    Var::Slot(s, Ty::Scalar(vs)) => Some((HoleVarPlace::Slot(*s), *vs)),
+                    Var::Local(o, Ty::Scalar(vs)) => Some((HoleVarPlace::Local(*o), *vs)),
+                    Var::Global(p, Ty::Scalar(vs)) => {
+                        Some((HoleVarPlace::Global(self.global_offset(*p)), *vs))
+                    }
+                    _ => None,
+                };
+                if let Some((place, vsc)) = place {
+                    vars.push(HoleVar {
+                        name: name.clone(),
+                        sc: vsc,
+                        place,
+                    });
+                }
+            }
+        }
+        vars.sort_by(|a, b| a.name.cmp(&b.name));
+        let n = self.out.code.holes.len() as u32;
+        self.out.code.holes.push(HoleSite { node, sc, vars });
+        self.emit(Instr::Hole(n));
     }
 
     /// Compiles `e` for its effects only.

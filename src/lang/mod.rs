@@ -48,6 +48,7 @@ pub use ast::NodeId;
 pub use diag::Diagnostic;
 pub use parser::parse;
 use types::{Sc, Ty};
+pub use vm::HoleHandler;
 
 /// All diagnostics of a program that could not be compiled (parse and semantic errors).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -291,11 +292,20 @@ pub struct Program {
 
 /// Compiles C source; `Err` holds every diagnostic (parse and semantic).
 pub fn compile(source: &str) -> Result<Program, CompileError> {
+    compile_with_hole(source, None)
+}
+
+/// Compiles C source with the scalar rvalue expression node `hole` (a [`NodeId`] of
+/// `parse(source)`) routed through a repair hole: runs with
+/// [`Program::run_test_with_hole`] let a [`HoleHandler`] watch and replace its value.
+/// [`Program::hole_sites`] lists the compiled sites (empty when the node is not a scalar
+/// rvalue). With `None` this is [`compile`].
+pub fn compile_with_hole(source: &str, hole: Option<NodeId>) -> Result<Program, CompileError> {
     let (tu, mut diags) = parser::parse(source);
     if diag::has_errors(&diags) {
         return Err(CompileError { diagnostics: diags });
     }
-    let compiled = match compile::compile_unit(&tu) {
+    let compiled = match compile::compile_unit_with_hole(&tu, hole) {
         Ok(c) => c,
         Err(more) => {
             diags.extend(more);
@@ -398,7 +408,69 @@ impl Program {
         self.inner.compiled.expr_at.get(&id).copied()
     }
 
-    fn execute(&self, stdin: &[u8], args: &[u64], limits: &Limits, function: bool) -> Execution {
+    /// The repair hole sites compiled in (see [`compile_with_hole`]); a site appears once
+    /// per place its expression was compiled (usually one).
+    pub fn hole_sites(&self) -> &[bytecode::HoleSite] {
+        &self.inner.compiled.code.holes
+    }
+
+    /// [`Program::run_test`] with every hole's value decided by `handler`.
+    pub fn run_test_with_hole(
+        &self,
+        input: &[Num],
+        limits: &Limits,
+        handler: &mut dyn HoleHandler,
+    ) -> Execution {
+        match self.inner.shape {
+            Shape::Main => {
+                let args = self.main_args();
+                self.execute(
+                    stdin_line(input).as_bytes(),
+                    &args,
+                    limits,
+                    false,
+                    Some(handler),
+                )
+            }
+            Shape::Function { .. } => {
+                let vals = self.function_args(input);
+                self.execute(&[], &vals, limits, true, Some(handler))
+            }
+        }
+    }
+
+    fn main_args(&self) -> Vec<u64> {
+        self.inner
+            .entry_params
+            .iter()
+            .enumerate()
+            .map(|(i, _)| u64::from(i == 0))
+            .collect()
+    }
+
+    fn function_args(&self, args: &[Num]) -> Vec<u64> {
+        self.inner
+            .entry_params
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let sc = t.sc().unwrap_or(Sc::I32);
+                match args.get(i).copied().unwrap_or(Num::Int(0)) {
+                    Num::Int(v) => vm::convert(Sc::I64, sc, v as u64),
+                    Num::Float(x) => vm::convert(Sc::F64, sc, x.to_bits()),
+                }
+            })
+            .collect()
+    }
+
+    fn execute(
+        &self,
+        stdin: &[u8],
+        args: &[u64],
+        limits: &Limits,
+        function: bool,
+        handler: Option<&mut dyn HoleHandler>,
+    ) -> Execution {
         let code = &self.inner.compiled.code;
         let mut vm = match vm::Vm::new(code, limits, stdin) {
             Ok(vm) => vm,
@@ -411,6 +483,9 @@ impl Program {
                 }
             }
         };
+        if let Some(h) = handler {
+            vm.set_hole_handler(h);
+        }
         let r = vm.run_function(self.inner.entry, args);
         let outcome = match r {
             Ok(v) => {
@@ -447,14 +522,8 @@ impl Program {
     pub fn run(&self, stdin: &[u8], limits: &Limits) -> Execution {
         match &self.inner.shape {
             Shape::Main => {
-                let args: Vec<u64> = self
-                    .inner
-                    .entry_params
-                    .iter()
-                    .enumerate()
-                    .map(|(i, _)| u64::from(i == 0))
-                    .collect();
-                self.execute(stdin, &args, limits, false)
+                let args = self.main_args();
+                self.execute(stdin, &args, limits, false, None)
             }
             Shape::Function { .. } => {
                 let text = String::from_utf8_lossy(stdin);
@@ -475,20 +544,8 @@ impl Program {
         if self.inner.shape == Shape::Main {
             return self.run(stdin_line(args).as_bytes(), limits);
         }
-        let vals: Vec<u64> = self
-            .inner
-            .entry_params
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let sc = t.sc().unwrap_or(Sc::I32);
-                match args.get(i).copied().unwrap_or(Num::Int(0)) {
-                    Num::Int(v) => vm::convert(Sc::I64, sc, v as u64),
-                    Num::Float(x) => vm::convert(Sc::F64, sc, x.to_bits()),
-                }
-            })
-            .collect();
-        self.execute(&[], &vals, limits, true)
+        let vals = self.function_args(args);
+        self.execute(&[], &vals, limits, true, None)
     }
 
     /// Runs one test input on either shape: `main` gets the numbers as one

@@ -1,6 +1,6 @@
 //! The bytecode interpreter: an explicit frame stack (no Rust recursion), fuel, memory and output limits.
 
-use super::bytecode::{Bop, Code, Cop, Instr};
+use super::bytecode::{Bop, Code, Cop, HoleSite, HoleVarPlace, Instr};
 use super::types::{Ak, Sc};
 use super::{Limits, Outcome};
 
@@ -67,6 +67,17 @@ pub struct Vm<'a> {
     pub(crate) rand_state: u64,
     slack: i64,
     last_ret: u64,
+    hole_handler: Option<&'a mut dyn HoleHandler>,
+}
+
+/// The host side of a repair hole ([`Instr::Hole`]): sees each value the hole's
+/// expression takes and decides the value the program continues with.
+pub trait HoleHandler {
+    /// Called each time the hole's expression has been evaluated. `original` is its value
+    /// and `vars` the values of `site.vars` (same order), as canonical registers of their
+    /// kinds (integers sign- or zero-extended, floats as `f64` bits). Returns the value to
+    /// continue with (canonical for `site.sc`) or a runtime error message.
+    fn value(&mut self, site: &HoleSite, original: u64, vars: &[u64]) -> Result<u64, String>;
 }
 
 /// Canonical register form of integer `v` stored as kind `sc`.
@@ -255,8 +266,36 @@ fn binop(op: Bop, k: Ak, a: u64, b: u64) -> Result<u64, Trap> {
     })
 }
 
+/// `-a` in kind `k` (integers wrap).
+pub fn negate(k: Ak, a: u64) -> u64 {
+    match k {
+        Ak::I32 => (a as i32).wrapping_neg() as i64 as u64,
+        Ak::U32 => (a as u32).wrapping_neg() as u64,
+        Ak::I64 | Ak::U64 => a.wrapping_neg(),
+        Ak::F32 | Ak::F64 => (-f64::from_bits(a)).to_bits(),
+    }
+}
+
+/// `~a` in integer kind `k`.
+pub fn bit_not(k: Ak, a: u64) -> u64 {
+    match k {
+        Ak::U32 => (!(a as u32)) as u64,
+        _ => !a,
+    }
+}
+
+/// The binary operation `a op b` in kind `k` exactly as the interpreter does it; `Err`
+/// holds the runtime error message (division by zero, overflow of `MIN / -1`).
+pub fn binary(op: Bop, k: Ak, a: u64, b: u64) -> Result<u64, String> {
+    binop(op, k, a, b).map_err(|t| match t {
+        Trap::Error(m) => m,
+        other => format!("{other:?}"),
+    })
+}
+
+/// The comparison `a op b` in kind `k` (0 or 1) exactly as the interpreter does it.
 #[inline(always)]
-fn compare(op: Cop, k: Ak, a: u64, b: u64) -> u64 {
+pub fn compare(op: Cop, k: Ak, a: u64, b: u64) -> u64 {
     match k {
         Ak::I32 | Ak::I64 => cmp(op, a as i64, b as i64),
         Ak::U32 | Ak::U64 => cmp(op, a, b),
@@ -264,8 +303,9 @@ fn compare(op: Cop, k: Ak, a: u64, b: u64) -> u64 {
     }
 }
 
+/// Whether `a` is zero in kind `k` (C truth: false).
 #[inline(always)]
-fn is_zero(k: Ak, a: u64) -> bool {
+pub fn is_zero(k: Ak, a: u64) -> bool {
     if k.is_float() {
         f64::from_bits(a) == 0.0
     } else {
@@ -315,7 +355,25 @@ impl<'a> Vm<'a> {
             rand_state: 1,
             slack: i64::from(limits.bounds_slack.min(PAD)),
             last_ret: 0,
+            hole_handler: None,
         })
+    }
+
+    /// Routes every [`Instr::Hole`] of this run through `handler`.
+    pub fn set_hole_handler(&mut self, handler: &'a mut dyn HoleHandler) {
+        self.hole_handler = Some(handler);
+    }
+
+    /// The values of a hole site's variables in the current frame.
+    fn hole_vars(&self, site: &HoleSite, ob: u32, bp: u32) -> Vec<u64> {
+        site.vars
+            .iter()
+            .map(|v| match v.place {
+                HoleVarPlace::Slot(s) => self.slots.get((bp + s) as usize).copied().unwrap_or(0),
+                HoleVarPlace::Local(n) => self.load(make_ptr(ob + n, 0), v.sc).unwrap_or(0),
+                HoleVarPlace::Global(off) => self.load_at(false, off as usize, v.sc).unwrap_or(0),
+            })
+            .collect()
     }
 
     /// Steps used so far.
@@ -702,21 +760,24 @@ impl<'a> Vm<'a> {
                 }
                 Instr::Neg(k) => {
                     let a = self.pop();
-                    let r = match k {
-                        Ak::I32 => (a as i32).wrapping_neg() as i64 as u64,
-                        Ak::U32 => (a as u32).wrapping_neg() as u64,
-                        Ak::I64 | Ak::U64 => a.wrapping_neg(),
-                        Ak::F32 | Ak::F64 => (-f64::from_bits(a)).to_bits(),
-                    };
-                    self.stack.push(r);
+                    self.stack.push(negate(k, a));
                 }
                 Instr::BitNot(k) => {
                     let a = self.pop();
-                    let r = match k {
-                        Ak::U32 => (!(a as u32)) as u64,
-                        _ => !a,
-                    };
-                    self.stack.push(r);
+                    self.stack.push(bit_not(k, a));
+                }
+                Instr::Hole(n) => {
+                    let original = self.pop();
+                    let mut value = original;
+                    if let Some(site) = code.holes.get(n as usize) {
+                        if self.hole_handler.is_some() {
+                            let vars = self.hole_vars(site, ob, bp);
+                            if let Some(h) = self.hole_handler.as_mut() {
+                                value = tr!(h.value(site, original, &vars).map_err(Trap::Error));
+                            }
+                        }
+                    }
+                    self.stack.push(value);
                 }
                 Instr::Not(k) => {
                     let a = self.pop();

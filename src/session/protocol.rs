@@ -1,8 +1,61 @@
 //! Messages between the page and its Web Worker (JSON text over `postMessage`), and the views of the loop they carry.
 
+use super::replay::playground_limits;
 use super::Session;
+use crate::active::num::format_input;
+use crate::active::LabelledTest;
+use crate::compare::outputs_match;
 use crate::exercise::task::{ExerciseOutcome, ExerciseTask};
+use crate::lang::compile;
+use crate::repair::{
+    repair_with_progress, Control, Expectation, LearnedOracle, Progress, RepairConfig, RepairTest,
+};
 use serde::{Deserialize, Serialize};
+
+/// The labelled tests as repair tests: a bug with a correct output must print it, a bug
+/// without one must change (and leave the oracle's region), a "not a bug" must stay.
+pub fn repair_tests(labelled: &[LabelledTest]) -> Vec<RepairTest> {
+    labelled
+        .iter()
+        .map(|t| RepairTest {
+            input: t.input.clone(),
+            expect: match (&t.label.expected, t.label.bug) {
+                (Some(e), true) => Expectation::Output(e.clone()),
+                (None, true) => Expectation::Bug,
+                (_, false) => Expectation::NotBug,
+            },
+        })
+        .collect()
+}
+
+/// Each test's output before and after a patch, and whether the patched output meets
+/// the test's expectation.
+pub fn test_changes(before: &str, after: &str, tests: &[RepairTest]) -> Vec<TestChange> {
+    let (Ok(old), Ok(new)) = (compile(before), compile(after)) else {
+        return Vec::new();
+    };
+    let limits = playground_limits();
+    let out = |p: &crate::lang::Program, t: &RepairTest| {
+        String::from_utf8_lossy(&p.run_test(&t.input, &limits).stdout).into_owned()
+    };
+    tests
+        .iter()
+        .map(|t| {
+            let (b, a) = (out(&old, t), out(&new, t));
+            let passes = match &t.expect {
+                Expectation::Output(e) => outputs_match(&a, e),
+                Expectation::Bug => !outputs_match(&a, &b),
+                Expectation::NotBug => outputs_match(&a, &b),
+            };
+            TestChange {
+                input: format_input(&t.input),
+                before: b,
+                after: a,
+                passes,
+            }
+        })
+        .collect()
+}
 
 /// What the page asks the worker. Every request carries the whole session, so a fresh
 /// worker (after Stop or a crash) rebuilds its state by replay: the page's session is
@@ -165,14 +218,14 @@ pub struct LoopView {
 /// Counters of a running repair.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RepairProgress {
-    /// Candidate patches considered.
+    /// Candidate patches generated.
     pub candidates: u64,
     /// Test executions.
     pub executions: u64,
-    /// Labelled tests the best candidate so far passes.
-    pub best_passed: usize,
-    /// Labelled tests in all.
-    pub total: usize,
+    /// Plausible patches (passing every labelled test) so far.
+    pub plausible: usize,
+    /// Cost of the cheapest plausible patch so far.
+    pub best_cost: Option<u32>,
 }
 
 /// A test's output before and after a patch.
@@ -230,17 +283,82 @@ impl WorkerState {
                     message: e.to_string(),
                 },
             }),
-            WorkerRequest::Repair { id, .. } => emit(WorkerResponse::Failed {
-                id,
-                message:
-                    "repair is not available in this build yet (the repair engine is not merged)"
-                        .into(),
-            }),
+            WorkerRequest::Repair { id, session } => self.repair(id, &session, emit),
             WorkerRequest::Exercise { id, task } => emit(match task.run() {
                 Ok(outcome) => WorkerResponse::Exercise { id, outcome },
                 Err(message) => WorkerResponse::Failed { id, message },
             }),
         }
+    }
+
+    /// Repairs the session's program against its labelled tests and learned oracle,
+    /// emitting progress (every 100 test executions or new plausible patch) and the patches.
+    fn repair(&mut self, id: u64, session: &Session, emit: &mut dyn FnMut(WorkerResponse)) {
+        let active = match self.replayer.sync(session) {
+            Ok(a) => a,
+            Err(e) => {
+                return emit(WorkerResponse::Failed {
+                    id,
+                    message: e.to_string(),
+                })
+            }
+        };
+        let tests = repair_tests(active.labelled());
+        let oracle = active.oracle().formula().map(|f| LearnedOracle {
+            formula: f.clone(),
+            encoder: active.runner().encoder().clone(),
+        });
+        let config = RepairConfig {
+            limits: playground_limits(),
+            seed: session.settings.seed,
+            max_plausible: 10,
+            max_validated: 10,
+            max_ranked: 5,
+            ..RepairConfig::default()
+        };
+        let mut last = (0u64, 0usize);
+        let report = {
+            let mut hook = |p: &Progress| {
+                if p.test_executions >= last.0 + 100 || p.plausible != last.1 {
+                    last = (p.test_executions, p.plausible);
+                    emit(WorkerResponse::RepairProgress {
+                        id,
+                        progress: RepairProgress {
+                            candidates: p.candidates,
+                            executions: p.test_executions,
+                            plausible: p.plausible,
+                            best_cost: p.best_cost,
+                        },
+                    });
+                }
+                Control::Continue
+            };
+            repair_with_progress(
+                &session.program,
+                &tests,
+                oracle.as_ref(),
+                &config,
+                &mut hook,
+            )
+        };
+        let patches = report
+            .patches
+            .iter()
+            .map(|p| PatchView {
+                diff: p.diff.clone(),
+                source: p.patched_source.clone(),
+                cost: p.cost,
+                passed: p.tests_passed,
+                total: p.tests_total,
+                validation: Some(p.validation),
+                changes: test_changes(&session.program, &p.patched_source, &tests),
+            })
+            .collect();
+        emit(WorkerResponse::RepairDone {
+            id,
+            patches,
+            stop: report.stop.to_string(),
+        });
     }
 
     /// Handles one message text (a request as JSON), emitting answer texts.
@@ -274,8 +392,8 @@ mod tests {
             progress: RepairProgress {
                 candidates: 10,
                 executions: 40,
-                best_passed: 2,
-                total: 5,
+                plausible: 2,
+                best_cost: Some(3),
             },
         };
         assert_eq!(WorkerResponse::from_json(&resp.to_json()), Ok(resp));

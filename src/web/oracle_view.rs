@@ -69,21 +69,40 @@ pub fn oracle_view(props: &OracleProps) -> Html {
         let sx = |x: f64| PAD + (x - x0) / (x1 - x0) * (SIZE - 2.0 * PAD);
         let sy = |y: f64| SIZE - PAD - (y - y0) / (y1 - y0) * (SIZE - 2.0 * PAD);
         let base: Vec<f64> = view.points[0].values.clone();
-        let cell = (SIZE - 2.0 * PAD) / GRID as f64;
+        // Integer data on a small span: one cell per integer point (so equalities such as
+        // `x1 = x2` show); otherwise a GRID x GRID sample of the plane.
+        let integral = |k: usize| view.points.iter().all(|p| p.values[k].fract() == 0.0);
+        let cells = |lo: f64, hi: f64, k: usize| -> Vec<(f64, f64, f64)> {
+            let (a, b) = (lo.ceil(), hi.floor());
+            if integral(k) && b - a <= 60.0 {
+                (a as i64..=b as i64)
+                    .map(|v| (v as f64, v as f64 - 0.5, v as f64 + 0.5))
+                    .collect()
+            } else {
+                (0..GRID)
+                    .map(|i| {
+                        let w = (hi - lo) / GRID as f64;
+                        (
+                            lo + (i as f64 + 0.5) * w,
+                            lo + i as f64 * w,
+                            lo + (i as f64 + 1.0) * w,
+                        )
+                    })
+                    .collect()
+            }
+        };
         let mut shaded = Vec::new();
         if let Some(f) = &formula {
-            for i in 0..GRID {
-                for j in 0..GRID {
-                    let x = x0 + (i as f64 + 0.5) / GRID as f64 * (x1 - x0);
-                    let y = y0 + (j as f64 + 0.5) / GRID as f64 * (y1 - y0);
+            for &(x, xa, xb) in &cells(x0, x1, ax) {
+                for &(y, ya, yb) in &cells(y0, y1, ay) {
                     let mut point = base.clone();
                     point[ax] = x;
                     point[ay] = y;
                     let values: Vec<_> = point.iter().map(|v| value_of(&Num::Float(*v))).collect();
                     if f.eval(&values) {
-                        let px = PAD + i as f64 * cell;
-                        let py = SIZE - PAD - (j as f64 + 1.0) * cell;
-                        shaded.push(html! { <rect class="region" x={format!("{px:.1}")} y={format!("{py:.1}")} width={format!("{:.1}", cell + 0.3)} height={format!("{:.1}", cell + 0.3)} /> });
+                        let (px, py) = (sx(xa.max(x0)), sy(yb.min(y1)));
+                        let (w, h) = (sx(xb.min(x1)) - px, sy(ya.max(y0)) - py);
+                        shaded.push(html! { <rect class="region" x={format!("{px:.1}")} y={format!("{py:.1}")} width={format!("{:.1}", w + 0.3)} height={format!("{:.1}", h + 0.3)} /> });
                     }
                 }
             }

@@ -49,7 +49,7 @@ pub fn patches(props: &PatchesProps) -> Html {
             <div class="repair-progress" aria-live="polite">
                 <progress aria-label="Repair progress" />
                 { match progress {
-                    Some(p) => html! { <p>{ format!("{} candidates, {} test executions, best so far passes {} of {} labelled tests", p.candidates, p.executions, p.best_passed, p.total) }</p> },
+                    Some(p) => html! { <p>{ format!("{} candidates, {} test executions, {} plausible patches{}", p.candidates, p.executions, p.plausible, p.best_cost.map(|c| format!(", best cost so far {c}")).unwrap_or_default()) }</p> },
                     None => html! { <p>{ "Starting\u{2026}" }</p> },
                 } }
                 <button class="secondary" onclick={stop}>{ "Stop" }</button>

@@ -2,6 +2,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { serveDist, launchBrowser, screenshots } from './harness.mjs';
 
 let server, browser;
@@ -22,8 +24,10 @@ test('loads under the CSP, measures load-to-interactive, and makes no request af
   assert.equal(await page.locator('script:not([src])').count(), 0, 'no inline script');
   assert.match(await page.getAttribute('meta[http-equiv=Content-Security-Policy]', 'content'), /script-src 'self' 'wasm-unsafe-eval'/);
   assert.match(await page.getByLabel('Program').inputValue(), /scanf/);
-  // Let the worker start, then do real work: no request may leave the page.
-  await page.waitForTimeout(1500);
+  // Let the worker start and the service worker cache the files, then do real work: no
+  // request may leave the page.
+  await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 20000 });
+  await page.waitForTimeout(1000);
   const before = requests.length;
   await page.getByRole('button', { name: 'Start' }).click();
   await page.locator('.query[data-query-input], [data-testid=finished]').first().waitFor({ timeout: 60000 });
@@ -32,6 +36,35 @@ test('loads under the CSP, measures load-to-interactive, and makes no request af
   assert.deepEqual(requests.slice(before), [], 'no network request after load');
   assert.deepEqual(violations, [], 'no CSP violation');
   await page.screenshot({ path: join(screenshots, 'csp-loaded.png'), fullPage: true });
+  await context.close();
+});
+
+test('the wasm the page loads is at most 1.5 MB gzipped', async () => {
+  const dist = new URL('../../dist/', import.meta.url).pathname;
+  let total = 0;
+  for (const name of (await readdir(dist)).filter((n) => n.endsWith('.wasm'))) {
+    const bytes = await readFile(join(dist, name));
+    const gz = gzipSync(bytes, { level: 9 }).length;
+    total += gz;
+    console.log(`${name}: ${bytes.length} bytes, ${gz} gzipped`);
+  }
+  console.log(`all wasm (page + worker): ${total} bytes gzipped`);
+  assert.ok(total > 0 && total <= 1.5 * 1024 * 1024, `${total} bytes gzipped`);
+});
+
+test('after the first load the page works offline (service worker)', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector('html[data-ready-ms]');
+  await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 20000 });
+  await page.waitForTimeout(1000); // let the worker's files reach the cache
+  await context.setOffline(true);
+  await page.reload();
+  await page.waitForSelector('html[data-ready-ms]', { timeout: 20000 });
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.locator('.query[data-query-input]').waitFor({ timeout: 60000 });
+  await page.screenshot({ path: join(screenshots, 'offline.png'), fullPage: true });
   await context.close();
 });
 

@@ -49,13 +49,19 @@ async function nextQuery(page) {
   return (await q.count()) ? q.getAttribute('data-query-input') : null;
 }
 
-/** Answers the pending question with the correct classifier. */
-async function answer(page) {
+/** The correct "sum 1..n". */
+function sumToN(input) {
+  const n = Number(input.trim());
+  return String(n >= 1 ? (n * (n + 1)) / 2 : 0);
+}
+
+/** Answers the pending question with the correct program `correct` (default: triangle). */
+async function answer(page, correct = triangle) {
   const q = page.locator('.query[data-query-input]');
   const input = await q.getAttribute('data-query-input');
   const output = (await q.getAttribute('data-query-output')).trim();
   const used = await labelsUsed(page);
-  const right = triangle(input);
+  const right = correct(input);
   if (output !== right) {
     await page.getByLabel('Correct output (optional, for Bug)').fill(right);
     await page.getByRole('button', { name: 'Bug', exact: true }).click();
@@ -181,5 +187,53 @@ test('two tabs keep separate sessions', async () => {
   assert.match(await a.getByLabel('Program').inputValue(), /score/);
   await b.reload();
   assert.match(await b.getByLabel('Program').inputValue(), /sum \+= n % 10/);
+  await context.close();
+});
+
+test('Repair finds a patch that passes every labelled test; Apply puts it in the editor; Stop stops a running repair', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Sum 1..n (loop)' }).click();
+  await page.getByLabel('Label budget').fill('5');
+  await page.getByRole('button', { name: 'Start' }).click();
+  while (await nextQuery(page)) await answer(page, sumToN);
+  const used = await labelsUsed(page);
+  const patches = page.getByRole('region', { name: 'Patches' });
+  await patches.getByRole('button', { name: 'Repair' }).click();
+  const first = patches.locator('.patch').first();
+  await first.waitFor({ timeout: 120000 });
+  assert.equal(await first.getAttribute('data-passed'), await first.getAttribute('data-total'), 'passes every labelled test');
+  assert.equal(Number(await first.getAttribute('data-total')), used + 1, 'every labelled test, the failing one too');
+  const diff = await first.locator('.diff').textContent();
+  assert.match(diff, /^\+.*$/m);
+  await page.screenshot({ path: join(screenshots, 'patches.png'), fullPage: true });
+  await first.getByRole('button', { name: 'Apply' }).click();
+  await page.getByRole('button', { name: 'Start' }).waitFor();
+  const patched = await page.getByLabel('Program').inputValue();
+  assert.ok(diff.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++')).every((l) => patched.includes(l.slice(1).trim())), 'the applied program has the added lines');
+  await context.close();
+});
+
+test('Stop terminates a running repair and keeps every label', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Triangle (Learn2fix)' }).click();
+  await page.getByLabel('Label budget').fill('4');
+  await page.getByRole('button', { name: 'Start' }).click();
+  while (await nextQuery(page)) await answer(page);
+  const used = await labelsUsed(page);
+  const patches = page.getByRole('region', { name: 'Patches' });
+  await patches.getByRole('button', { name: 'Repair' }).click();
+  await patches.getByRole('button', { name: 'Stop' }).click({ timeout: 5000 });
+  await patches.getByText('Repair stopped').waitFor({ timeout: 5000 });
+  assert.equal(await labelsUsed(page), used);
+  await page.reload();
+  await page.locator('[data-testid=finished]').waitFor({ timeout: STEP });
+  assert.equal(await labelsUsed(page), used, 'labels kept across the stop and a reload');
+  // The respawned worker repairs again.
+  await page.getByRole('region', { name: 'Patches' }).getByRole('button', { name: 'Repair' }).click();
+  await page.getByRole('region', { name: 'Patches' }).locator('[role=status]').waitFor({ timeout: 120000 });
   await context.close();
 });

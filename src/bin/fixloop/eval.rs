@@ -63,12 +63,24 @@ pub struct EvalArgs {
     /// Only every K-th subject file (in sorted order), for a quick sample of a corpus.
     #[arg(long, default_value_t = 1)]
     pub stride: usize,
+    /// Evaluate repair instead of the oracle (repairability, held-out pass rate of the
+    /// top patch, time to first plausible patch, test executions).
+    #[arg(long)]
+    pub repair: bool,
+    /// With --repair: the tests repair uses (`train`: the subject's train tests with
+    /// expected outputs; `labels`: tests labelled by the active loop - not available yet).
+    #[arg(long, default_value = "train")]
+    pub tests: String,
+    /// With --repair: per-subject wall-clock bound in milliseconds.
+    #[arg(long, default_value_t = 10_000)]
+    pub repair_timeout_ms: u64,
 }
 
 /// The paper's Learn2fix medians on 552 Codeflaws subjects: (l, accuracy, conditional accuracy).
 const PAPER: [(usize, f64, f64); 3] = [(10, 0.750, 0.776), (20, 0.833, 0.791), (30, 0.861, 0.800)];
 
-fn subject_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// Subject JSON files under `dir` (recursively; manifest.json skipped).
+pub fn subject_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     if dir.is_file() {
         out.push(dir.to_path_buf());
         return Ok(());
@@ -84,6 +96,52 @@ fn subject_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Sorts `files` and keeps those `--filter` and `--stride` select.
+pub fn select_files(files: &mut Vec<PathBuf>, args: &EvalArgs) {
+    files.sort();
+    if let Some(f) = &args.filter {
+        files.retain(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().contains(f.as_str()))
+        });
+    }
+    let stride = args.stride.max(1);
+    let all = std::mem::take(files);
+    *files = all
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| i % stride == 0)
+        .map(|(_, p)| p)
+        .collect();
+}
+
+/// Runs `job(i)` for every `i < n` on `threads` worker threads (work stealing by index);
+/// results in index order.
+pub fn parallel_map<T: Send>(n: usize, threads: usize, job: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= n {
+                    break;
+                }
+                let r = job(i);
+                if let Ok(mut all) = results.lock() {
+                    all[i] = Some(r);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 /// CPU time of the calling thread in seconds (Linux `/proc/thread-self/schedstat`), so
@@ -193,20 +251,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
         eprintln!("error: cannot read {}: {e}", args.dir.display());
         return ExitCode::from(2);
     }
-    files.sort();
-    if let Some(f) = &args.filter {
-        files.retain(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().contains(f.as_str()))
-        });
-    }
-    let stride = args.stride.max(1);
-    files = files
-        .into_iter()
-        .enumerate()
-        .filter(|(i, _)| i % stride == 0)
-        .map(|(_, p)| p)
-        .collect();
+    select_files(&mut files, &args);
     let config = EvalConfig {
         active: ActiveConfig {
             committee: args.committee,
@@ -231,43 +276,32 @@ pub fn run(args: EvalArgs) -> ExitCode {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<SubjectResult>>> =
-        Mutex::new((0..files.len()).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(path) = files.get(i) else { break };
-                let r = evaluate(path, &config, &learn, args.runs, args.seed);
-                let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
-                if let SubjectResult::Done {
-                    seconds,
-                    cpu_seconds,
-                    ..
-                } = &r
-                {
-                    eprintln!(
-                        "[{done}/{}] {} {seconds:.1} s (cpu {cpu_seconds:.1} s)",
-                        files.len(),
-                        path.display()
-                    );
-                } else {
-                    eprintln!("[{done}/{}] {} skipped", files.len(), path.display());
-                }
-                if let Ok(mut all) = results.lock() {
-                    all[i] = Some(r);
-                }
-            });
+    let results = parallel_map(files.len(), threads, |i| {
+        let path = &files[i];
+        let r = evaluate(path, &config, &learn, args.runs, args.seed);
+        let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
+        if let SubjectResult::Done {
+            seconds,
+            cpu_seconds,
+            ..
+        } = &r
+        {
+            eprintln!(
+                "[{done}/{}] {} {seconds:.1} s (cpu {cpu_seconds:.1} s)",
+                files.len(),
+                path.display()
+            );
+        } else {
+            eprintln!("[{done}/{}] {} skipped", files.len(), path.display());
         }
+        r
     });
-    let results = results.into_inner().unwrap_or_default();
     let mut rows: Vec<(RunMetrics, f64)> = Vec::new();
     let mut cpu_total = 0.0;
     let mut skipped = Vec::new();
     let mut unreadable = Vec::new();
-    for r in results.into_iter().flatten() {
+    for r in results {
         match r {
             SubjectResult::Done {
                 rows: rs,

@@ -5,6 +5,8 @@ mod corpus_check;
 mod eval;
 mod exercise;
 mod learn;
+mod repair;
+mod repair_eval;
 mod run;
 
 use clap::{Parser, Subcommand};
@@ -38,11 +40,16 @@ enum Command {
     /// Benchmarks (not tests).
     #[command(subcommand)]
     Bench(BenchCommand),
-    /// Learn2fix oracle evaluation over a corpus (golden program as labeller).
+    /// Learn2fix oracle evaluation over a corpus (golden program as labeller); with
+    /// --repair, repair evaluation (repairability, held-out pass rate, speed).
     Eval(eval::EvalArgs),
     /// Classroom exercises: make a link, check a student's report.
     #[command(subcommand)]
     Exercise(exercise::ExerciseCommand),
+    /// Repair a C program against tests: ranked, validated patches as diffs.
+    ///
+    /// Exit codes: 0 a plausible patch was found, 3 none, 1 bad input.
+    Repair(repair::RepairArgs),
 }
 
 #[derive(Subcommand)]
@@ -64,7 +71,9 @@ fn main() -> ExitCode {
         Command::Corpus(CorpusCommand::Check(a)) => corpus_check::main(a),
         Command::Learn(args) => learn::run(args),
         Command::Bench(BenchCommand::Exec(a)) => bench::main(a),
+        Command::Eval(a) if a.repair => repair_eval::run(a),
         Command::Eval(a) => eval::run(a),
         Command::Exercise(c) => exercise::main(c),
+        Command::Repair(a) => repair::main(a),
     }
 }

@@ -1,0 +1,609 @@
+//! Engine 1: f1x-style cost-ordered enumeration with test-equivalence classes at repair holes.
+//!
+//! Candidates are grouped by the expression node they change (the hole). For a group,
+//! the program is compiled once with that node as a hole; while a test runs, every
+//! still-undecided candidate of the group is evaluated at each hole hit over the snapshot
+//! of in-scope scalars ([`super::holeval`]), and candidates whose values differ from the
+//! representative's split off. When the run ends, every candidate that produced the same
+//! value sequence as the representative gets its verdict from that one run. Guards and
+//! inserted assignments use a scaffold (the statement edit with a marker expression) so
+//! they are decided the same way. Deletions and statement copies run one per execution.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::holeval::{eval_at_hole, kind_of, FRESH_ID};
+use super::localise::Suspicious;
+use super::mutate::{
+    assignment_values, bin, conditions, donors, int_lit, locations, mutations, path_to,
+    replace_node, var,
+};
+use super::patch::{Edit, EditKind, Patch, RepairSource};
+use super::tests::TestSuite;
+use super::{Control, Progress, RepairConfig, RepairStats};
+use crate::lang::ast::{BinaryOp, Expr, ExprKind, ScalarType, Span, Stmt, StmtKind};
+use crate::lang::bytecode::{HoleSite, HoleVar};
+use crate::lang::types::Sc;
+use crate::lang::{compile, compile_with_hole, Execution, HoleHandler, NodeId, Program};
+
+/// Marker literal of scaffolds (a statement edit whose new expression is the hole).
+const MARKER: u64 = 1_592_676_805;
+
+/// Why an engine stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineStop {
+    /// Enough plausible patches were found ([`RepairConfig::max_plausible`]).
+    Found,
+    /// Every candidate was decided.
+    CandidatesExhausted,
+    /// The test-execution budget ran out.
+    ExecutionBudget,
+    /// The candidate budget ran out.
+    CandidateBudget,
+    /// The progress hook asked to stop.
+    Stopped,
+}
+
+/// Candidates sharing one hole: the program compiled with the hole and, per candidate,
+/// the patch and the expression that replaces the hole's value.
+pub struct HoleBatch {
+    /// The program (original or scaffold) compiled with the hole.
+    pub program: Program,
+    /// The patches, in generation order.
+    pub patches: Vec<Patch>,
+    /// For each patch, the expression evaluated at the hole.
+    pub at_hole: Vec<Expr>,
+}
+
+/// A group of candidates that behaved identically on one test.
+#[derive(Debug, Clone)]
+pub struct Class {
+    /// Candidate indices (into the batch).
+    pub members: Vec<usize>,
+    /// The representative's run.
+    pub exec: Execution,
+}
+
+/// The test-equivalence handler: follows the representative, drops candidates whose
+/// value at a hole hit differs from the representative's.
+struct Splitter<'c> {
+    exprs: &'c [Expr],
+    rep: usize,
+    following: Vec<usize>,
+    evaluations: u64,
+}
+
+impl HoleHandler for Splitter<'_> {
+    fn value(&mut self, site: &HoleSite, original: u64, vars: &[u64]) -> Result<u64, String> {
+        let rep_value = eval_at_hole(&self.exprs[self.rep], site, original, vars);
+        let (exprs, rep) = (self.exprs, self.rep);
+        let mut evaluations = 0;
+        self.following.retain(|&c| {
+            evaluations += 1;
+            c == rep || eval_at_hole(&exprs[c], site, original, vars) == rep_value
+        });
+        self.evaluations += evaluations;
+        rep_value
+    }
+}
+
+/// Splits `undecided` candidates of `batch` into test-equivalence classes on test
+/// `test`: one execution per class. Stops early (returning the classes so far) when
+/// `may_run` says no.
+pub fn split_classes(
+    batch: &HoleBatch,
+    suite: &TestSuite,
+    test: usize,
+    undecided: &[usize],
+    may_run: &mut dyn FnMut() -> bool,
+) -> Vec<Class> {
+    let mut left: Vec<usize> = undecided.to_vec();
+    let mut classes = Vec::new();
+    let limits = suite.limits();
+    while let Some(&rep) = left.first() {
+        if !may_run() {
+            break;
+        }
+        let mut h = Splitter {
+            exprs: &batch.at_hole,
+            rep,
+            following: left.clone(),
+            evaluations: 0,
+        };
+        let exec = batch
+            .program
+            .run_test_with_hole(&suite.tests()[test].input, limits, &mut h);
+        let members: BTreeSet<usize> = h.following.iter().copied().collect();
+        left.retain(|c| !members.contains(c));
+        classes.push(Class {
+            members: members.into_iter().collect(),
+            exec,
+        });
+    }
+    classes
+}
+
+enum Batch {
+    Hole(HoleBatch),
+    Plain(Patch),
+}
+
+struct Pending {
+    min_cost: u32,
+    rank: usize,
+    seq: usize,
+    batch: Batch,
+}
+
+/// Result of the enumeration.
+pub struct EngineOutcome {
+    /// Plausible patches in the order found.
+    pub plausible: Vec<Patch>,
+    /// Why it stopped.
+    pub stop: EngineStop,
+}
+
+fn scalar_type_of(sc: Sc) -> ScalarType {
+    match sc {
+        Sc::I64 => ScalarType::LongLong,
+        Sc::U64 | Sc::Ptr => ScalarType::ULongLong,
+        Sc::U32 => ScalarType::UInt,
+        Sc::F32 => ScalarType::Float,
+        Sc::F64 => ScalarType::Double,
+        _ => ScalarType::Int,
+    }
+}
+
+fn expr_stmt(e: Expr) -> Stmt {
+    Stmt {
+        id: FRESH_ID,
+        span: Span::default(),
+        kind: StmtKind::Expr(e),
+    }
+}
+
+fn assign(target: &str, value: Expr) -> Expr {
+    super::mutate::fresh(ExprKind::Assign {
+        op: None,
+        lhs: Box::new(var(target)),
+        rhs: Box::new(value),
+    })
+}
+
+/// The candidate generator and runner of one repair.
+struct Enumerator<'a> {
+    src: &'a RepairSource,
+    config: &'a RepairConfig,
+    trusted: BTreeSet<u32>,
+    constants: Vec<i64>,
+    pending: Vec<Pending>,
+    generated: usize,
+    seq: usize,
+}
+
+impl<'a> Enumerator<'a> {
+    fn admit(&mut self, patch: &Patch) -> Option<u32> {
+        let cost = patch.cost(&self.config.costs);
+        if cost > self.config.budget {
+            return None;
+        }
+        if patch
+            .edits
+            .iter()
+            .any(|e| self.src.check(e, &self.trusted).is_err())
+        {
+            return None;
+        }
+        Some(cost)
+    }
+
+    fn push(&mut self, rank: usize, batch: Batch, min_cost: u32) {
+        self.seq += 1;
+        self.pending.push(Pending {
+            min_cost,
+            rank,
+            seq: self.seq,
+            batch,
+        });
+    }
+
+    fn room(&self) -> bool {
+        self.generated < self.config.max_candidates
+    }
+
+    /// Adds a hole batch from (patch, at-hole expression) pairs; candidates whose
+    /// expression cannot be evaluated at the compiled site run one by one instead.
+    fn add_hole_batch(&mut self, rank: usize, text: &str, hole: NodeId, cands: Vec<(Patch, Expr)>) {
+        let program = compile_with_hole(text, Some(hole)).ok();
+        let site = program
+            .as_ref()
+            .and_then(|p| p.hole_sites().first().cloned());
+        let mut batch = HoleBatch {
+            program: match program {
+                Some(p) => p,
+                None => return,
+            },
+            patches: Vec::new(),
+            at_hole: Vec::new(),
+        };
+        let mut min_cost = u32::MAX;
+        for (patch, e) in cands {
+            if !self.room() {
+                break;
+            }
+            let Some(cost) = self.admit(&patch) else {
+                continue;
+            };
+            self.generated += 1;
+            let evaluable = site.as_ref().is_some_and(|s| kind_of(&e, s).is_some());
+            if evaluable {
+                min_cost = min_cost.min(cost);
+                batch.patches.push(patch);
+                batch.at_hole.push(e);
+            } else {
+                self.push(rank, Batch::Plain(patch), cost);
+            }
+        }
+        if !batch.patches.is_empty() {
+            self.push(rank, Batch::Hole(batch), min_cost);
+        }
+    }
+
+    fn scaffold(&self, edit: Edit) -> Option<(String, NodeId)> {
+        let text = self
+            .src
+            .apply(&Patch::single(edit), &BTreeSet::new())
+            .ok()?;
+        let scaffold = RepairSource::new(&text).ok()?;
+        let marker = scaffold
+            .statements()
+            .iter()
+            .filter_map(|&s| scaffold.stmt(s))
+            .flat_map(|s| s.own_exprs.iter().copied())
+            .flat_map(|root| {
+                let mut found = Vec::new();
+                if let Some(e) = scaffold.expr(root) {
+                    super::patch::visit_expr(e, &mut |x| {
+                        if matches!(x.kind, ExprKind::IntLit { value: MARKER, .. }) {
+                            found.push(x.id);
+                        }
+                    });
+                }
+                found
+            })
+            .next()?;
+        Some((text, marker))
+    }
+
+    /// The scalar variables in scope at statement `s` (via a guard scaffold, or the
+    /// statement's first expression).
+    fn scope_at(&self, s: &Stmt, own: &[NodeId]) -> Vec<HoleVar> {
+        let from_hole = |text: &str, id: NodeId| {
+            compile_with_hole(text, Some(id))
+                .ok()
+                .and_then(|p| p.hole_sites().first().map(|h| h.vars.clone()))
+        };
+        if !matches!(s.kind, StmtKind::Decl(_)) {
+            let guard = Edit::InsertGuard {
+                target: s.id,
+                cond: int_lit(MARKER as i64, ScalarType::Int),
+            };
+            if let Some((text, id)) = self.scaffold(guard) {
+                if let Some(v) = from_hole(&text, id) {
+                    return v;
+                }
+            }
+        }
+        own.iter()
+            .find_map(|&id| from_hole(self.src.text(), id))
+            .unwrap_or_default()
+    }
+
+    /// Generates every candidate at suspicious statement `stmt` (rank = its position).
+    fn generate_at(&mut self, rank: usize, stmt: NodeId) {
+        let Some(info) = self.src.stmt(stmt).cloned() else {
+            return;
+        };
+        // `main`'s `argc` is always 1 here (no command-line arguments): not an input.
+        let scope: Vec<HoleVar> = self
+            .scope_at(&info.stmt, &info.own_exprs)
+            .into_iter()
+            .filter(|v| !(info.function == "main" && v.name == "argc"))
+            .collect();
+        let text = self.src.text().to_string();
+        // Expression modifications and condition refinement.
+        for (root_id, is_cond) in locations(self.src, &info) {
+            let Some(root) = self.src.expr(root_id).cloned() else {
+                continue;
+            };
+            let mut groups: BTreeMap<NodeId, Vec<(Patch, Expr)>> = BTreeMap::new();
+            for m in mutations(&root, &scope, &self.constants) {
+                let patch = Patch::single(Edit::ReplaceExpr {
+                    target: m.target,
+                    with: m.with.clone(),
+                    kind: m.kind,
+                });
+                let path = path_to(&root, m.target).unwrap_or_default();
+                let hole = path.iter().find_map(|&a| {
+                    let a_expr = self.src.expr(a)?;
+                    let replaced = replace_node(a_expr, m.target, &m.with)?;
+                    let site = HoleSite {
+                        node: a,
+                        sc: Sc::I32,
+                        vars: scope.clone(),
+                    };
+                    kind_of(&replaced, &site).map(|_| (a, replaced))
+                });
+                match hole {
+                    Some((a, replaced)) => groups.entry(a).or_default().push((patch, replaced)),
+                    None => {
+                        if self.room() {
+                            if let Some(cost) = self.admit(&patch) {
+                                self.generated += 1;
+                                self.push(rank, Batch::Plain(patch), cost);
+                            }
+                        }
+                    }
+                }
+            }
+            if is_cond {
+                let group = groups.entry(root_id).or_default();
+                for b in conditions(&scope, &self.constants, self.config.max_conditions) {
+                    for op in [BinaryOp::LogAnd, BinaryOp::LogOr] {
+                        let with = bin(op, root.clone(), b.clone());
+                        let patch = Patch::single(Edit::ReplaceExpr {
+                            target: root_id,
+                            with: with.clone(),
+                            kind: EditKind::RefineCondition,
+                        });
+                        group.push((patch, with));
+                    }
+                }
+            }
+            for (hole, cands) in groups {
+                self.add_hole_batch(rank, &text, hole, cands);
+            }
+        }
+        let plain_stmt = !matches!(
+            info.stmt.kind,
+            StmtKind::Decl(_)
+                | StmtKind::Case { .. }
+                | StmtKind::Default { .. }
+                | StmtKind::Label { .. }
+                | StmtKind::Empty
+        );
+        if !plain_stmt {
+            return;
+        }
+        // Guards.
+        let guard = Edit::InsertGuard {
+            target: stmt,
+            cond: int_lit(MARKER as i64, ScalarType::Int),
+        };
+        if let Some((scaffold, hole)) = self.scaffold(guard) {
+            let cands = conditions(&scope, &self.constants, self.config.max_conditions)
+                .into_iter()
+                .map(|b| {
+                    let p = Patch::single(Edit::InsertGuard {
+                        target: stmt,
+                        cond: b.clone(),
+                    });
+                    (p, b)
+                })
+                .collect();
+            self.add_hole_batch(rank, &scaffold, hole, cands);
+        }
+        // Inserted assignments, one scaffold per integer variable.
+        for v in scope
+            .iter()
+            .filter(|v| !matches!(v.sc, Sc::F32 | Sc::F64 | Sc::Ptr))
+            .take(self.config.max_assigned_vars)
+        {
+            let ty = scalar_type_of(v.sc);
+            let placeholder = Edit::InsertBefore {
+                target: stmt,
+                stmt: expr_stmt(assign(&v.name, int_lit(MARKER as i64, ty))),
+                kind: EditKind::InsertAssignment,
+            };
+            let Some((scaffold, hole)) = self.scaffold(placeholder) else {
+                continue;
+            };
+            let cands = assignment_values(&v.name, &scope, &self.constants)
+                .into_iter()
+                .map(|e| {
+                    let p = Patch::single(Edit::InsertBefore {
+                        target: stmt,
+                        stmt: expr_stmt(assign(&v.name, e.clone())),
+                        kind: EditKind::InsertAssignment,
+                    });
+                    (p, e)
+                })
+                .collect();
+            self.add_hole_batch(rank, &scaffold, hole, cands);
+        }
+        // Deletion and GenProg copies, one per execution.
+        let mut plain = vec![Patch::single(Edit::DeleteStmt { target: stmt })];
+        for d in donors(self.src, &info, self.config.max_donors) {
+            plain.push(Patch::single(Edit::InsertBefore {
+                target: stmt,
+                stmt: d.clone(),
+                kind: EditKind::InsertCopy,
+            }));
+            plain.push(Patch::single(Edit::ReplaceStmt {
+                target: stmt,
+                with: d,
+            }));
+        }
+        for p in plain {
+            if !self.room() {
+                break;
+            }
+            if let Some(cost) = self.admit(&p) {
+                self.generated += 1;
+                self.push(rank, Batch::Plain(p), cost);
+            }
+        }
+    }
+}
+
+/// Every candidate engine 1 generates at statement `stmt` (within the budget, trusted
+/// lines and limits of `config`): hole batches (decided by test-equivalence) and plain
+/// patches (one execution each). Other engines can draw their mutations from here.
+pub fn candidates_at(
+    src: &RepairSource,
+    stmt: NodeId,
+    config: &RepairConfig,
+) -> (Vec<HoleBatch>, Vec<Patch>) {
+    let mut en = Enumerator {
+        src,
+        config,
+        trusted: config.trusted_lines.clone(),
+        constants: src.constants(),
+        pending: Vec::new(),
+        generated: 0,
+        seq: 0,
+    };
+    en.generate_at(0, stmt);
+    let mut holes = Vec::new();
+    let mut plain = Vec::new();
+    for p in en.pending {
+        match p.batch {
+            Batch::Hole(h) => holes.push(h),
+            Batch::Plain(x) => plain.push(x),
+        }
+    }
+    (holes, plain)
+}
+
+/// Runs engine 1 over the suspicious statements (most suspicious first, at most
+/// [`RepairConfig::max_locations`]). Candidates are decided in order of their batch's
+/// cheapest cost, then suspiciousness. `stats` accumulates executions and decisions.
+pub fn enumerate(
+    src: &RepairSource,
+    suite: &TestSuite,
+    suspicious: &[Suspicious],
+    config: &RepairConfig,
+    stats: &mut RepairStats,
+    progress: &mut dyn FnMut(&Progress) -> Control,
+) -> EngineOutcome {
+    let mut en = Enumerator {
+        src,
+        config,
+        trusted: config.trusted_lines.clone(),
+        constants: src.constants(),
+        pending: Vec::new(),
+        generated: 0,
+        seq: 0,
+    };
+    for (rank, s) in suspicious.iter().take(config.max_locations).enumerate() {
+        en.generate_at(rank, s.stmt);
+    }
+    stats.candidates += en.generated as u64;
+    let mut pending = std::mem::take(&mut en.pending);
+    pending.sort_by_key(|p| (p.min_cost, p.rank, p.seq));
+    let mut plausible = Vec::new();
+    let mut stop = EngineStop::CandidatesExhausted;
+    let order = suite.order().to_vec();
+    let snapshot = |stats: &RepairStats, plausible: &Vec<Patch>| Progress {
+        test_executions: stats.test_executions,
+        candidates: stats.candidates,
+        candidates_decided: stats.candidates_decided,
+        plausible: plausible.len(),
+        best_cost: plausible
+            .iter()
+            .map(|p: &Patch| p.cost(&config.costs))
+            .min(),
+    };
+    'batches: for p in pending {
+        if progress(&snapshot(stats, &plausible)) == Control::Stop {
+            stop = EngineStop::Stopped;
+            break;
+        }
+        match p.batch {
+            Batch::Plain(patch) => {
+                let Ok(text) = src.apply(&patch, &config.trusted_lines) else {
+                    continue;
+                };
+                stats.candidates_decided += 1;
+                let Ok(program) = compile(&text) else {
+                    continue;
+                };
+                let mut ok = true;
+                for &t in &order {
+                    if stats.test_executions >= config.max_test_executions {
+                        stop = EngineStop::ExecutionBudget;
+                        break 'batches;
+                    }
+                    if progress(&snapshot(stats, &plausible)) == Control::Stop {
+                        stop = EngineStop::Stopped;
+                        break 'batches;
+                    }
+                    stats.test_executions += 1;
+                    stats.plain_executions += 1;
+                    if !suite.run(&program, t).1 {
+                        ok = false;
+                        break;
+                    }
+                }
+                if ok {
+                    stats
+                        .first_plausible_at
+                        .get_or_insert(stats.test_executions);
+                    plausible.push(patch);
+                }
+            }
+            Batch::Hole(batch) => {
+                let mut alive: Vec<usize> = (0..batch.patches.len()).collect();
+                for &t in &order {
+                    let mut passed = Vec::new();
+                    let mut out_of_budget = false;
+                    let mut stopped = false;
+                    let classes = split_classes(&batch, suite, t, &alive, &mut || {
+                        if stats.test_executions >= config.max_test_executions {
+                            out_of_budget = true;
+                            false
+                        } else if progress(&snapshot(stats, &plausible)) == Control::Stop {
+                            stopped = true;
+                            false
+                        } else {
+                            stats.test_executions += 1;
+                            stats.hole_executions += 1;
+                            true
+                        }
+                    });
+                    for c in &classes {
+                        stats.hole_decisions += c.members.len() as u64;
+                        if suite.passes(t, &c.exec) {
+                            passed.extend_from_slice(&c.members);
+                        }
+                    }
+                    if out_of_budget {
+                        stop = EngineStop::ExecutionBudget;
+                        break 'batches;
+                    }
+                    if stopped {
+                        stop = EngineStop::Stopped;
+                        break 'batches;
+                    }
+                    stats.candidates_decided += (alive.len() - passed.len()) as u64;
+                    passed.sort_unstable();
+                    alive = passed;
+                    if alive.is_empty() {
+                        break;
+                    }
+                }
+                stats.candidates_decided += alive.len() as u64;
+                for i in alive {
+                    stats
+                        .first_plausible_at
+                        .get_or_insert(stats.test_executions);
+                    plausible.push(batch.patches[i].clone());
+                }
+            }
+        }
+        if plausible.len() >= config.max_plausible {
+            stop = EngineStop::Found;
+            break;
+        }
+    }
+    EngineOutcome { plausible, stop }
+}

@@ -1,0 +1,504 @@
+//! Program repair: fault localisation, the patch model, test validation and the enumerative engine with test-equivalence.
+//!
+//! Pipeline of [`repair`]: the program is parsed into a [`RepairSource`] (the patch
+//! model's index of nodes and spans) and run on the [`RepairTest`]s ([`tests`]);
+//! [`localise`] ranks the statements the failing tests reach; an engine proposes
+//! [`Patch`]es in cost order ([`enumerate`]: f1x's test-equivalence over repair holes);
+//! plausible patches (passing every test) are re-checked on fuzzed inputs against the
+//! learned oracle, minimised, deduplicated by behaviour and ranked ([`validate`]).
+//!
+//! For another engine (GenProg, LRA synthesis) the reusable parts are: [`RepairSource`]
+//! (`apply`, `check`, `stmt`, `expr`, `statements`, `constants`, `describe`, `diff`),
+//! [`Patch`]/[`Edit`]/[`EditKind`] with [`CostTable`], [`tests::TestSuite`] (`run`,
+//! `passes`, `order`, `failing`), [`localise::localise`], [`mutate`] (candidate edits at
+//! a statement), [`validate::minimise`] and [`finish`] (validation and ranking of any
+//! engine's plausible patches).
+//!
+//! ```
+//! use fixloop::repair::{repair, RepairConfig, tests::parse_tests};
+//! let buggy = "int max(int a, int b) { if (a < b) return a; return b; }";
+//! let tests = parse_tests("1 2 => 2\n5 3 => 5\n4 4 => 4").unwrap();
+//! let report = repair(buggy, &tests, None, &RepairConfig::default());
+//! let top = &report.patches[0];
+//! assert!(top.patched_source.contains("a > b") || top.patched_source.contains("a >= b"));
+//! ```
+
+pub mod cost;
+pub mod diff;
+pub mod enumerate;
+pub mod holeval;
+pub mod localise;
+pub mod mutate;
+pub mod patch;
+pub mod tests;
+pub mod validate;
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+pub use cost::CostTable;
+pub use patch::{Edit, EditKind, Patch, PatchError, RepairSource};
+pub use tests::{Expectation, LearnedOracle, RepairTest};
+
+use crate::corpus::AnswerExtractor;
+use crate::lang::{compile, Limits};
+use enumerate::EngineStop;
+use localise::{Suspicious, Weighting};
+use tests::{RunResult, TestSuite};
+use validate::{behaviour, fuzz_inputs, minimise, validate, Demotion};
+
+/// Which engine proposes candidates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// Cost-ordered enumeration with test-equivalence (f1x).
+    #[default]
+    Enumerate,
+    /// Genetic programming with learned operator selection (not available yet).
+    Genetic,
+    /// Linear synthesis with the LRA solver (not available yet).
+    Linear,
+    /// Every available engine.
+    All,
+}
+
+/// Repair settings. All limits are counts; the defaults are documented per field.
+#[derive(Debug, Clone)]
+pub struct RepairConfig {
+    /// Cost of each edit kind. Default [`CostTable::default`].
+    pub costs: CostTable,
+    /// Largest total cost of a patch. Default 12.
+    pub budget: u32,
+    /// Lines never edited (1-based). Default none.
+    pub trusted_lines: BTreeSet<u32>,
+    /// Run limits; the fuel of candidate runs is further cut to 10x what the original
+    /// program needed. Default [`Limits::default`].
+    pub limits: Limits,
+    /// How answers are read from stdout. Default the whole output.
+    pub extractor: AnswerExtractor,
+    /// Engine. Default [`Engine::Enumerate`].
+    pub engine: Engine,
+    /// Fault localisation formula. Default Ochiai.
+    pub weighting: Weighting,
+    /// Candidates generated at most. Default 200 000.
+    pub max_candidates: usize,
+    /// Test executions by the engine at most. Default 20 000.
+    pub max_test_executions: u64,
+    /// Stop after this many plausible patches. Default 40.
+    pub max_plausible: usize,
+    /// Suspicious statements considered. Default 25.
+    pub max_locations: usize,
+    /// Conditions per refinement or guard location. Default 400.
+    pub max_conditions: usize,
+    /// Variables that get an inserted-assignment scaffold per statement. Default 6.
+    pub max_assigned_vars: usize,
+    /// Donor statements per location for GenProg copies. Default 8.
+    pub max_donors: usize,
+    /// Fuzzed inputs per plausible patch for validation. Default 100.
+    pub validation_inputs: usize,
+    /// Plausible patches validated at most. Default 40.
+    pub max_validated: usize,
+    /// Ranked patches reported at most. Default 10.
+    pub max_ranked: usize,
+    /// Seed of the validation fuzzer. Default 0.
+    pub seed: u64,
+}
+
+impl Default for RepairConfig {
+    fn default() -> Self {
+        RepairConfig {
+            costs: CostTable::default(),
+            budget: 12,
+            trusted_lines: BTreeSet::new(),
+            limits: Limits::default(),
+            extractor: AnswerExtractor::WholeOutput,
+            engine: Engine::Enumerate,
+            weighting: Weighting::Ochiai,
+            max_candidates: 200_000,
+            max_test_executions: 20_000,
+            max_plausible: 40,
+            max_locations: 25,
+            max_conditions: 400,
+            max_assigned_vars: 6,
+            max_donors: 8,
+            validation_inputs: 100,
+            max_validated: 40,
+            max_ranked: 10,
+            seed: 0,
+        }
+    }
+}
+
+/// What a progress hook sees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Progress {
+    /// Test executions so far.
+    pub test_executions: u64,
+    /// Candidates generated.
+    pub candidates: u64,
+    /// Candidates decided (rejected or plausible).
+    pub candidates_decided: u64,
+    /// Plausible patches found.
+    pub plausible: usize,
+    /// Cost of the cheapest plausible patch so far.
+    pub best_cost: Option<u32>,
+}
+
+/// A progress hook's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Control {
+    /// Go on.
+    Continue,
+    /// Stop now (the report keeps what was found).
+    Stop,
+}
+
+/// Counters of one repair.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RepairStats {
+    /// Test executions by the engine.
+    pub test_executions: u64,
+    /// Of which: runs with a hole (each decides a whole class).
+    pub hole_executions: u64,
+    /// Of which: runs of one compiled candidate.
+    pub plain_executions: u64,
+    /// Candidate-on-test verdicts given by hole runs (sum of class sizes).
+    pub hole_decisions: u64,
+    /// Test executions for fault localisation.
+    pub localisation_executions: u64,
+    /// Test executions for validation and minimisation.
+    pub validation_executions: u64,
+    /// Candidates generated.
+    pub candidates: u64,
+    /// Candidates decided.
+    pub candidates_decided: u64,
+    /// Engine test executions until the first plausible patch.
+    pub first_plausible_at: Option<u64>,
+}
+
+impl RepairStats {
+    /// f1x's measure: candidate-on-test verdicts per engine test execution.
+    pub fn candidates_per_execution(&self) -> f64 {
+        let runs = self.hole_executions + self.plain_executions;
+        if runs == 0 {
+            0.0
+        } else {
+            (self.hole_decisions + self.plain_executions) as f64 / runs as f64
+        }
+    }
+}
+
+/// Why a repair ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StopReason {
+    /// Enough plausible patches were found.
+    Found,
+    /// Every candidate within the budget and limits was decided.
+    CandidatesExhausted,
+    /// The test-execution budget ran out.
+    BudgetExhausted,
+    /// The candidate budget ran out.
+    CandidateBudget,
+    /// The progress hook stopped it.
+    Stopped,
+    /// The program passes every test: nothing to repair.
+    NothingToRepair,
+    /// The program does not compile.
+    DoesNotCompile(String),
+    /// The requested engine is not available in this build.
+    EngineUnavailable(&'static str),
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StopReason::Found => write!(f, "found enough plausible patches"),
+            StopReason::CandidatesExhausted => write!(f, "all candidates decided"),
+            StopReason::BudgetExhausted => write!(f, "test-execution budget exhausted"),
+            StopReason::CandidateBudget => write!(f, "candidate budget exhausted"),
+            StopReason::Stopped => write!(f, "stopped"),
+            StopReason::NothingToRepair => write!(f, "the program passes every test"),
+            StopReason::DoesNotCompile(e) => write!(f, "the program does not compile: {e}"),
+            StopReason::EngineUnavailable(e) => {
+                write!(f, "engine '{e}' is not available yet")
+            }
+        }
+    }
+}
+
+/// A validated, ranked patch.
+#[derive(Debug, Clone)]
+pub struct RankedPatch {
+    /// The edits.
+    pub patch: Patch,
+    /// One readable line per edit.
+    pub description: Vec<String>,
+    /// Unified diff against the original source.
+    pub diff: String,
+    /// The patched program text.
+    pub patched_source: String,
+    /// Total cost.
+    pub cost: u32,
+    /// Tests passed (all of them: the patch is plausible).
+    pub tests_passed: usize,
+    /// Number of tests.
+    pub tests_total: usize,
+    /// Validation score on fuzzed inputs ([`validate::Validation::score`]).
+    pub validation: f64,
+    /// Why it is ranked lower, if it is.
+    pub demotion: Demotion,
+}
+
+/// The result of a repair.
+#[derive(Debug, Clone)]
+pub struct RepairReport {
+    /// Why it ended.
+    pub stop: StopReason,
+    /// Ranked patches, best first (one per behaviour class).
+    pub patches: Vec<RankedPatch>,
+    /// Counters.
+    pub stats: RepairStats,
+    /// The suspicious statements, most suspicious first.
+    pub suspicious: Vec<Suspicious>,
+    /// Plausible patches found before deduplication.
+    pub plausible: usize,
+}
+
+impl fmt::Display for RepairReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = &self.stats;
+        writeln!(
+            f,
+            "repair: {} ({} plausible, {} behaviour classes)",
+            self.stop,
+            self.plausible,
+            self.patches.len()
+        )?;
+        writeln!(
+            f,
+            "  {} candidates, {} decided, {} test executions ({} with holes), {:.1} candidates per execution",
+            s.candidates,
+            s.candidates_decided,
+            s.test_executions,
+            s.hole_executions,
+            s.candidates_per_execution()
+        )?;
+        if let Some(n) = s.first_plausible_at {
+            writeln!(f, "  first plausible patch after {n} test executions")?;
+        }
+        for (i, p) in self.patches.iter().enumerate() {
+            writeln!(
+                f,
+                "#{} cost {} tests {}/{} validation {:.2}{}",
+                i + 1,
+                p.cost,
+                p.tests_passed,
+                p.tests_total,
+                p.validation,
+                match p.demotion {
+                    Demotion::None => "",
+                    Demotion::OnlyDeletes => " (only deletes)",
+                    Demotion::HardcodesTest => " (hard-codes a test constant)",
+                }
+            )?;
+            for d in &p.description {
+                writeln!(f, "  {d}")?;
+            }
+            write!(f, "{}", p.diff)?;
+        }
+        Ok(())
+    }
+}
+
+/// Repairs `source` against `tests` (and the learned oracle, if any) with `config`.
+pub fn repair(
+    source: &str,
+    tests: &[RepairTest],
+    oracle: Option<&LearnedOracle>,
+    config: &RepairConfig,
+) -> RepairReport {
+    repair_with_progress(source, tests, oracle, config, &mut |_| Control::Continue)
+}
+
+/// [`repair`] with a cooperative progress hook, called between candidate batches: the
+/// CLI and the web worker show progress and stop the search through it.
+pub fn repair_with_progress(
+    source: &str,
+    tests: &[RepairTest],
+    oracle: Option<&LearnedOracle>,
+    config: &RepairConfig,
+    progress: &mut dyn FnMut(&Progress) -> Control,
+) -> RepairReport {
+    let mut report = RepairReport {
+        stop: StopReason::NothingToRepair,
+        patches: Vec::new(),
+        stats: RepairStats::default(),
+        suspicious: Vec::new(),
+        plausible: 0,
+    };
+    let program = match compile(source) {
+        Ok(p) => p,
+        Err(e) => {
+            report.stop = StopReason::DoesNotCompile(e.first_error());
+            return report;
+        }
+    };
+    let src = match RepairSource::new(source) {
+        Ok(s) => s,
+        Err(e) => {
+            report.stop = StopReason::DoesNotCompile(e.to_string());
+            return report;
+        }
+    };
+    let suite = TestSuite::new(
+        &program,
+        tests.to_vec(),
+        config.extractor.clone(),
+        oracle.cloned(),
+        &config.limits,
+    );
+    if suite.failing().is_empty() {
+        return report;
+    }
+    let (suspicious, runs) = localise::localise(&program, &suite, config.weighting);
+    report.stats.localisation_executions = runs;
+    report.suspicious = suspicious;
+    let outcome = match config.engine {
+        Engine::Genetic => {
+            report.stop = StopReason::EngineUnavailable("gp");
+            return report;
+        }
+        Engine::Linear => {
+            report.stop = StopReason::EngineUnavailable("lra");
+            return report;
+        }
+        Engine::Enumerate | Engine::All => enumerate::enumerate(
+            &src,
+            &suite,
+            &report.suspicious,
+            config,
+            &mut report.stats,
+            progress,
+        ),
+    };
+    report.stop = match outcome.stop {
+        EngineStop::Found => StopReason::Found,
+        EngineStop::CandidatesExhausted
+            if report.stats.candidates as usize >= config.max_candidates =>
+        {
+            StopReason::CandidateBudget
+        }
+        EngineStop::CandidatesExhausted => StopReason::CandidatesExhausted,
+        EngineStop::ExecutionBudget => StopReason::BudgetExhausted,
+        EngineStop::CandidateBudget => StopReason::CandidateBudget,
+        EngineStop::Stopped => StopReason::Stopped,
+    };
+    report.plausible = outcome.plausible.len();
+    report.patches = finish(
+        &src,
+        &program,
+        &suite,
+        outcome.plausible,
+        config,
+        &mut report.stats,
+        progress,
+    );
+    report
+}
+
+/// Validates, minimises, deduplicates (one per behaviour class) and ranks plausible
+/// patches from any engine (`original` is the unpatched program): by demotion,
+/// validation (descending), cost, then the share of fuzzed inputs whose result the patch
+/// changes (least first). Patches are validated cheapest first; when `progress` says
+/// stop, the rest are dropped (at least one is always validated).
+pub fn finish(
+    src: &RepairSource,
+    original: &crate::lang::Program,
+    suite: &TestSuite,
+    plausible: Vec<Patch>,
+    config: &RepairConfig,
+    stats: &mut RepairStats,
+    progress: &mut dyn FnMut(&Progress) -> Control,
+) -> Vec<RankedPatch> {
+    let inputs = fuzz_inputs(suite, config.validation_inputs, config.seed);
+    let original_behaviour = behaviour(original, suite, &inputs);
+    stats.validation_executions += inputs.len() as u64;
+    let mut ranked: Vec<(RankedPatch, Vec<RunResult>, f64)> = Vec::new();
+    let mut by_cost = plausible;
+    by_cost.sort_by_key(|p| p.cost(&config.costs));
+    let found = by_cost.len();
+    for patch in by_cost.into_iter().take(config.max_validated) {
+        let snapshot = Progress {
+            test_executions: stats.test_executions,
+            candidates: stats.candidates,
+            candidates_decided: stats.candidates_decided,
+            plausible: found,
+            best_cost: ranked.iter().map(|r| r.0.cost).min(),
+        };
+        if !ranked.is_empty() && progress(&snapshot) == Control::Stop {
+            break;
+        }
+        let patch = if patch.edits.len() > 1 {
+            minimise(&patch, &mut |p| {
+                let Ok(text) = src.apply(p, &config.trusted_lines) else {
+                    return false;
+                };
+                let Ok(prog) = compile(&text) else {
+                    return false;
+                };
+                suite.order().iter().all(|&t| {
+                    stats.validation_executions += 1;
+                    suite.run(&prog, t).1
+                })
+            })
+        } else {
+            patch
+        };
+        let Ok(text) = src.apply(&patch, &config.trusted_lines) else {
+            continue;
+        };
+        let Ok(prog) = compile(&text) else {
+            continue;
+        };
+        let v = validate(&prog, suite, &inputs, &original_behaviour);
+        stats.validation_executions += v.executions;
+        let rp = RankedPatch {
+            description: patch
+                .edits
+                .iter()
+                .map(|e| src.describe(e).to_string())
+                .collect(),
+            diff: src.diff(&text, "program.c"),
+            cost: patch.cost(&config.costs),
+            tests_passed: suite.tests().len(),
+            tests_total: suite.tests().len(),
+            validation: v.score,
+            demotion: Demotion::of(src, &patch, suite),
+            patched_source: text,
+            patch,
+        };
+        ranked.push((rp, v.behaviour, v.changed));
+    }
+    let key = |p: &RankedPatch, changed: f64| {
+        (
+            p.demotion,
+            std::cmp::Reverse((p.validation * 1e6) as u64),
+            p.cost,
+            (changed * 1e6) as u64,
+            p.patch.edits.len(),
+        )
+    };
+    ranked.sort_by_key(|(p, _, c)| key(p, *c));
+    let mut out: Vec<RankedPatch> = Vec::new();
+    let mut seen: Vec<Vec<RunResult>> = Vec::new();
+    for (p, b, _) in ranked {
+        if seen.contains(&b) {
+            continue;
+        }
+        seen.push(b);
+        out.push(p);
+        if out.len() >= config.max_ranked {
+            break;
+        }
+    }
+    out
+}

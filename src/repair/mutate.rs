@@ -1,0 +1,374 @@
+//! Candidate edits at a location: f1x's expression modifications (operators, constants, variables, dropped operands), conditions for refinement and guards, and GenProg's statement edits.
+
+use super::holeval::FRESH_ID;
+use super::patch::{visit_expr, EditKind, RepairSource, StmtInfo};
+use crate::lang::ast::{BinaryOp, Expr, ExprKind, ScalarType, Span, Stmt, StmtKind, UnaryOp};
+use crate::lang::bytecode::HoleVar;
+use crate::lang::types::Sc;
+use crate::lang::NodeId;
+
+/// f1x's operator classes: an operator is replaced only by another of its class.
+pub const OPERATOR_CLASSES: [&[BinaryOp]; 5] = [
+    &[
+        BinaryOp::Lt,
+        BinaryOp::Le,
+        BinaryOp::Gt,
+        BinaryOp::Ge,
+        BinaryOp::Eq,
+        BinaryOp::Ne,
+    ],
+    &[
+        BinaryOp::Add,
+        BinaryOp::Sub,
+        BinaryOp::Mul,
+        BinaryOp::Div,
+        BinaryOp::Rem,
+    ],
+    &[BinaryOp::LogAnd, BinaryOp::LogOr],
+    &[BinaryOp::BitAnd, BinaryOp::BitOr, BinaryOp::BitXor],
+    &[BinaryOp::Shl, BinaryOp::Shr],
+];
+
+/// Small integers always tried as replacement constants.
+pub const SMALL_INTS: [i64; 4] = [-1, 0, 1, 2];
+
+/// A new expression node (id [`FRESH_ID`], no span).
+pub fn fresh(kind: ExprKind) -> Expr {
+    Expr {
+        id: FRESH_ID,
+        span: Span::default(),
+        kind,
+    }
+}
+
+/// The literal `v` of type `ty` (negative values as `-(literal)`).
+pub fn int_lit(v: i64, ty: ScalarType) -> Expr {
+    let lit = fresh(ExprKind::IntLit {
+        value: v.unsigned_abs(),
+        ty,
+    });
+    if v < 0 {
+        fresh(ExprKind::Unary {
+            op: UnaryOp::Neg,
+            operand: Box::new(lit),
+        })
+    } else {
+        lit
+    }
+}
+
+/// A variable reference.
+pub fn var(name: &str) -> Expr {
+    fresh(ExprKind::Ident(name.to_string()))
+}
+
+/// `l op r`.
+pub fn bin(op: BinaryOp, l: Expr, r: Expr) -> Expr {
+    fresh(ExprKind::Binary {
+        op,
+        lhs: Box::new(l),
+        rhs: Box::new(r),
+    })
+}
+
+/// One expression modification: replace node `target` (inside a location's root) by
+/// `with`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mutation {
+    /// The node replaced.
+    pub target: NodeId,
+    /// Its replacement.
+    pub with: Expr,
+    /// Which kind of edit.
+    pub kind: EditKind,
+}
+
+fn is_integer_var(v: &HoleVar) -> bool {
+    !matches!(v.sc, Sc::F32 | Sc::F64 | Sc::Ptr)
+}
+
+/// Every f1x expression modification inside `root`: operator replacement within its
+/// class, constant replacement (`+-1`, the program's constants, small integers), variable
+/// replacement by another in-scope variable of the same kind, and dropping an operand of
+/// an arithmetic, logical or bitwise operator. Deterministic order (pre-order).
+pub fn mutations(root: &Expr, scope: &[HoleVar], constants: &[i64]) -> Vec<Mutation> {
+    let mut out = Vec::new();
+    visit_expr(root, &mut |e| match &e.kind {
+        ExprKind::Binary { op, lhs, rhs } => {
+            if let Some(class) = OPERATOR_CLASSES.iter().find(|c| c.contains(op)) {
+                for &o in class.iter().filter(|&&o| o != *op) {
+                    let mut w = e.clone();
+                    w.id = FRESH_ID;
+                    if let ExprKind::Binary { op, .. } = &mut w.kind {
+                        *op = o;
+                    }
+                    out.push(Mutation {
+                        target: e.id,
+                        with: w,
+                        kind: EditKind::ReplaceOperator,
+                    });
+                }
+            }
+            if !op.is_comparison() {
+                for side in [lhs, rhs] {
+                    out.push(Mutation {
+                        target: e.id,
+                        with: (**side).clone(),
+                        kind: EditKind::DropOperand,
+                    });
+                }
+            }
+        }
+        ExprKind::IntLit { value, ty } => {
+            let Ok(v) = i64::try_from(*value) else {
+                return;
+            };
+            let mut seen = vec![v];
+            let pool = [v + 1, v - 1]
+                .into_iter()
+                .chain(constants.iter().copied())
+                .chain(SMALL_INTS);
+            for c in pool {
+                if seen.contains(&c) {
+                    continue;
+                }
+                seen.push(c);
+                out.push(Mutation {
+                    target: e.id,
+                    with: int_lit(c, *ty),
+                    kind: EditKind::ReplaceConstant,
+                });
+            }
+        }
+        ExprKind::Ident(name) => {
+            let Some(me) = scope.iter().find(|v| &v.name == name) else {
+                return;
+            };
+            for other in scope.iter().filter(|v| v.sc == me.sc && v.name != *name) {
+                out.push(Mutation {
+                    target: e.id,
+                    with: var(&other.name),
+                    kind: EditKind::ReplaceVariable,
+                });
+            }
+        }
+        _ => {}
+    });
+    out
+}
+
+/// Conditions `B` for refinement and guards: `v REL c` for integer variables `v` in scope
+/// and constants `c` (the program's constants and 0), and `v REL w` for two integer
+/// variables, REL one of `< <= > >= == !=`. At most `max` of them, simplest first.
+pub fn conditions(scope: &[HoleVar], constants: &[i64], max: usize) -> Vec<Expr> {
+    let rels = OPERATOR_CLASSES[0];
+    let ints: Vec<&HoleVar> = scope.iter().filter(|v| is_integer_var(v)).collect();
+    let mut consts: Vec<i64> = std::iter::once(0)
+        .chain(constants.iter().copied())
+        .collect();
+    consts.dedup();
+    let mut out = Vec::new();
+    for &c in &consts {
+        for v in &ints {
+            for &r in rels {
+                out.push(bin(r, var(&v.name), int_lit(c, ScalarType::Int)));
+            }
+        }
+    }
+    for (i, v) in ints.iter().enumerate() {
+        for w in &ints[i + 1..] {
+            for &r in rels {
+                out.push(bin(r, var(&v.name), var(&w.name)));
+            }
+        }
+    }
+    out.truncate(max);
+    out
+}
+
+/// Right-hand sides for an inserted assignment to integer variable `target`: constants,
+/// other integer variables, `target + 1` and `target - 1`.
+pub fn assignment_values(target: &str, scope: &[HoleVar], constants: &[i64]) -> Vec<Expr> {
+    let mut out: Vec<Expr> = std::iter::once(0)
+        .chain(constants.iter().copied())
+        .map(|c| int_lit(c, ScalarType::Int))
+        .collect();
+    out.dedup();
+    for v in scope
+        .iter()
+        .filter(|v| is_integer_var(v) && v.name != target)
+    {
+        out.push(var(&v.name));
+    }
+    for op in [BinaryOp::Add, BinaryOp::Sub] {
+        out.push(bin(op, var(target), int_lit(1, ScalarType::Int)));
+    }
+    out
+}
+
+/// The expressions of a statement where expression edits apply (f1x's locations), with
+/// whether each is a branch or loop condition (refinable): conditions, returned values,
+/// initialisers, right-hand sides of assignments and scalar arguments of calls.
+pub fn locations(src: &RepairSource, info: &StmtInfo) -> Vec<(NodeId, bool)> {
+    let is_condition = matches!(
+        info.stmt.kind,
+        StmtKind::If { .. }
+            | StmtKind::While { .. }
+            | StmtKind::DoWhile { .. }
+            | StmtKind::For { .. }
+    );
+    let mut out = Vec::new();
+    for &id in &info.own_exprs {
+        let Some(e) = src.expr(id) else { continue };
+        let cond = is_condition
+            && match &info.stmt.kind {
+                StmtKind::If { cond, .. }
+                | StmtKind::While { cond, .. }
+                | StmtKind::DoWhile { cond, .. } => cond.id == id,
+                StmtKind::For { cond, .. } => cond.as_ref().is_some_and(|c| c.id == id),
+                _ => false,
+            };
+        roots_of(e, cond, &mut out);
+    }
+    out
+}
+
+fn roots_of(e: &Expr, cond: bool, out: &mut Vec<(NodeId, bool)>) {
+    match &e.kind {
+        ExprKind::Assign { rhs, .. } => roots_of(rhs, false, out),
+        ExprKind::Comma { lhs, rhs } => {
+            roots_of(lhs, false, out);
+            roots_of(rhs, cond, out);
+        }
+        ExprKind::Call { args, .. } => {
+            for a in args {
+                if !matches!(
+                    a.kind,
+                    ExprKind::StringLit(_)
+                        | ExprKind::Unary {
+                            op: UnaryOp::AddrOf,
+                            ..
+                        }
+                ) {
+                    roots_of(a, false, out);
+                }
+            }
+        }
+        ExprKind::Unary {
+            op: UnaryOp::PreInc | UnaryOp::PreDec | UnaryOp::PostInc | UnaryOp::PostDec,
+            ..
+        }
+        | ExprKind::StringLit(_) => {}
+        _ => out.push((e.id, cond)),
+    }
+}
+
+/// A copy of `root` with node `target` replaced by `with`; nodes on the path from the
+/// root to the target get [`FRESH_ID`] (they changed). `None` when `target` is not in
+/// `root`.
+pub fn replace_node(root: &Expr, target: NodeId, with: &Expr) -> Option<Expr> {
+    if root.id == target {
+        return Some(with.clone());
+    }
+    let mut copy = root.clone();
+    let found = {
+        let mut children: Vec<&mut Expr> = match &mut copy.kind {
+            ExprKind::Unary { operand, .. } => vec![operand],
+            ExprKind::Binary { lhs, rhs, .. }
+            | ExprKind::Assign { lhs, rhs, .. }
+            | ExprKind::Comma { lhs, rhs } => vec![lhs, rhs],
+            ExprKind::Conditional { cond, then, els } => vec![cond, then, els],
+            ExprKind::Cast { expr, .. } | ExprKind::SizeofExpr(expr) => vec![expr],
+            ExprKind::Call { args, .. } => args.iter_mut().collect(),
+            ExprKind::Index { base, index } => vec![base, index],
+            _ => vec![],
+        };
+        let mut found = false;
+        for c in children.iter_mut() {
+            if let Some(n) = replace_node(c, target, with) {
+                **c = n;
+                found = true;
+                break;
+            }
+        }
+        found
+    };
+    if found {
+        copy.id = FRESH_ID;
+        Some(copy)
+    } else {
+        None
+    }
+}
+
+/// The ids on the path from `root` down to `target` (root first, target last).
+pub fn path_to(root: &Expr, target: NodeId) -> Option<Vec<NodeId>> {
+    if root.id == target {
+        return Some(vec![root.id]);
+    }
+    let mut found = None;
+    let mut stop = false;
+    visit_children(root, &mut |c| {
+        if !stop {
+            if let Some(mut p) = path_to(c, target) {
+                p.insert(0, root.id);
+                found = Some(p);
+                stop = true;
+            }
+        }
+    });
+    found
+}
+
+fn visit_children(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    match &e.kind {
+        ExprKind::Unary { operand, .. } => f(operand),
+        ExprKind::Binary { lhs, rhs, .. }
+        | ExprKind::Assign { lhs, rhs, .. }
+        | ExprKind::Comma { lhs, rhs } => {
+            f(lhs);
+            f(rhs);
+        }
+        ExprKind::Conditional { cond, then, els } => {
+            f(cond);
+            f(then);
+            f(els);
+        }
+        ExprKind::Cast { expr, .. } | ExprKind::SizeofExpr(expr) => f(expr),
+        ExprKind::Call { args, .. } => args.iter().for_each(&mut *f),
+        ExprKind::Index { base, index } => {
+            f(base);
+            f(index);
+        }
+        _ => {}
+    }
+}
+
+/// Statements worth copying (GenProg's donors): expression statements, `return`,
+/// `break`/`continue` and small `if`s of the same function, at most `max`, nearest first.
+pub fn donors(src: &RepairSource, target: &StmtInfo, max: usize) -> Vec<Stmt> {
+    let line = target.stmt.span.line;
+    let mut list: Vec<&StmtInfo> = src
+        .statements()
+        .iter()
+        .filter_map(|&id| src.stmt(id))
+        .filter(|s| s.function == target.function && s.stmt.id != target.stmt.id)
+        .filter(|s| {
+            matches!(
+                s.stmt.kind,
+                StmtKind::Expr(_) | StmtKind::Return(_) | StmtKind::Break | StmtKind::Continue
+            ) || matches!(s.stmt.kind, StmtKind::If { .. } if s.stmt.span.end - s.stmt.span.start < 80)
+        })
+        .collect();
+    list.sort_by_key(|s| s.stmt.span.line.abs_diff(line));
+    let mut out: Vec<Stmt> = Vec::new();
+    for s in list {
+        if out.iter().all(|o| o.to_string() != s.stmt.to_string()) {
+            out.push(s.stmt.clone());
+        }
+        if out.len() >= max {
+            break;
+        }
+    }
+    out
+}

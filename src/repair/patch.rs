@@ -1,0 +1,812 @@
+//! The patch model: edits on the AST of the user's program, their cost, and applying them by splicing printed C over the original text.
+//!
+//! A [`Patch`] is a small set of [`Edit`]s, each naming a node of `lang::parse(source)` by
+//! [`NodeId`]. [`RepairSource`] indexes that tree (expressions and statements with their
+//! spans and context) and [`RepairSource::apply`] turns a patch into new source text:
+//! every edited node's printed C replaces exactly its span in the ORIGINAL text, so
+//! comments and formatting outside the edited spans are kept. Edits whose node comes
+//! from inside a macro expansion ([`Span::macro_inner`]), edits on trusted lines, and
+//! overlapping edits are refused with a typed [`PatchError`].
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt;
+
+use super::cost::{CostTable, NEVER};
+use super::diff::unified_diff;
+use crate::lang::ast::{
+    Block, Expr, ExprKind, Initializer, Item, Span, Stmt, StmtKind, TranslationUnit,
+};
+use crate::lang::{parse, Diagnostic, NodeId};
+
+/// The kinds of edit, each with a cost in the [`CostTable`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EditKind {
+    /// Replace a binary operator by another of its class (f1x's tables).
+    ReplaceOperator,
+    /// Replace a constant.
+    ReplaceConstant,
+    /// Replace a variable by another in-scope variable of the same type.
+    ReplaceVariable,
+    /// Replace `a op b` by one operand.
+    DropOperand,
+    /// `E` becomes `E && B` or `E || B`.
+    RefineCondition,
+    /// `S` becomes `if (B) S`.
+    InsertGuard,
+    /// `v = e;` inserted before a statement.
+    InsertAssignment,
+    /// A statement removed.
+    DeleteStatement,
+    /// A copy of another statement inserted before a statement (GenProg insert).
+    InsertCopy,
+    /// A statement replaced by a copy of another (GenProg replace).
+    ReplaceCopy,
+}
+
+impl EditKind {
+    /// Every kind, in the cost table's order.
+    pub const ALL: [EditKind; 10] = [
+        EditKind::ReplaceOperator,
+        EditKind::ReplaceConstant,
+        EditKind::ReplaceVariable,
+        EditKind::DropOperand,
+        EditKind::RefineCondition,
+        EditKind::InsertGuard,
+        EditKind::InsertAssignment,
+        EditKind::DeleteStatement,
+        EditKind::InsertCopy,
+        EditKind::ReplaceCopy,
+    ];
+
+    /// A short name (the cost file's key).
+    pub fn name(self) -> &'static str {
+        match self {
+            EditKind::ReplaceOperator => "replace_operator",
+            EditKind::ReplaceConstant => "replace_constant",
+            EditKind::ReplaceVariable => "replace_variable",
+            EditKind::DropOperand => "drop_operand",
+            EditKind::RefineCondition => "refine_condition",
+            EditKind::InsertGuard => "insert_guard",
+            EditKind::InsertAssignment => "insert_assignment",
+            EditKind::DeleteStatement => "delete_statement",
+            EditKind::InsertCopy => "insert_copy",
+            EditKind::ReplaceCopy => "replace_copy",
+        }
+    }
+
+    /// Edits that only remove behaviour (ranked below others of equal validation).
+    pub fn only_deletes(self) -> bool {
+        self == EditKind::DeleteStatement
+    }
+}
+
+/// One edit of the program's AST. Node ids are those of `lang::parse(original source)`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Edit {
+    /// Replace expression `target` by `with` (operator, constant, variable, drop operand,
+    /// refine condition). Nodes of `with` copied from the original keep their ids (so an
+    /// engine can recognise them); new nodes may have any id.
+    ReplaceExpr {
+        /// The expression replaced.
+        target: NodeId,
+        /// The new expression.
+        with: Expr,
+        /// Which kind of expression edit this is.
+        kind: EditKind,
+    },
+    /// Wrap statement `target` as `if (cond) target`.
+    InsertGuard {
+        /// The guarded statement.
+        target: NodeId,
+        /// The guard.
+        cond: Expr,
+    },
+    /// Insert `stmt` right before statement `target` (an assignment or a copy).
+    InsertBefore {
+        /// The statement the new one precedes.
+        target: NodeId,
+        /// The new statement.
+        stmt: Stmt,
+        /// [`EditKind::InsertAssignment`] or [`EditKind::InsertCopy`].
+        kind: EditKind,
+    },
+    /// Replace statement `target` by `with` (a copy of another statement).
+    ReplaceStmt {
+        /// The statement replaced.
+        target: NodeId,
+        /// The new statement.
+        with: Stmt,
+    },
+    /// Delete statement `target`.
+    DeleteStmt {
+        /// The statement deleted.
+        target: NodeId,
+    },
+}
+
+impl Edit {
+    /// The node the edit changes.
+    pub fn target(&self) -> NodeId {
+        match self {
+            Edit::ReplaceExpr { target, .. }
+            | Edit::InsertGuard { target, .. }
+            | Edit::InsertBefore { target, .. }
+            | Edit::ReplaceStmt { target, .. }
+            | Edit::DeleteStmt { target } => *target,
+        }
+    }
+
+    /// The kind of edit.
+    pub fn kind(&self) -> EditKind {
+        match self {
+            Edit::ReplaceExpr { kind, .. } | Edit::InsertBefore { kind, .. } => *kind,
+            Edit::InsertGuard { .. } => EditKind::InsertGuard,
+            Edit::ReplaceStmt { .. } => EditKind::ReplaceCopy,
+            Edit::DeleteStmt { .. } => EditKind::DeleteStatement,
+        }
+    }
+
+    /// Calls `f` on every node of the edit's new code (replacement expression, guard,
+    /// inserted or replacing statement's expressions).
+    pub fn visit_new_exprs(&self, f: &mut dyn FnMut(&Expr)) {
+        match self {
+            Edit::ReplaceExpr { with, .. } => visit_expr(with, f),
+            Edit::InsertGuard { cond, .. } => visit_expr(cond, f),
+            Edit::InsertBefore { stmt, .. } | Edit::ReplaceStmt { with: stmt, .. } => {
+                visit_stmt_exprs(stmt, f)
+            }
+            Edit::DeleteStmt { .. } => {}
+        }
+    }
+
+    /// The cost under `costs`: the kind's cost, plus [`CostTable::extra_node`] per node of
+    /// a new condition or assigned expression beyond a 3-node atom such as `x < 3`.
+    /// [`NEVER`] when the kind is disabled.
+    pub fn cost(&self, costs: &CostTable) -> u32 {
+        let base = costs.of(self.kind());
+        if base == NEVER {
+            return NEVER;
+        }
+        let extra = match self {
+            Edit::InsertGuard { cond, .. } => expr_size(cond).saturating_sub(3),
+            Edit::ReplaceExpr {
+                with,
+                kind: EditKind::RefineCondition,
+                ..
+            } => match &with.kind {
+                ExprKind::Binary { rhs, .. } => expr_size(rhs).saturating_sub(3),
+                _ => 0,
+            },
+            Edit::InsertBefore {
+                stmt,
+                kind: EditKind::InsertAssignment,
+                ..
+            } => match &stmt.kind {
+                StmtKind::Expr(e) => expr_size(e).saturating_sub(3),
+                _ => 0,
+            },
+            _ => 0,
+        };
+        base.saturating_add(costs.extra_node.saturating_mul(extra))
+    }
+}
+
+/// Number of nodes of an expression tree.
+pub fn expr_size(e: &Expr) -> u32 {
+    let mut n = 0;
+    visit_expr(e, &mut |_| n += 1);
+    n
+}
+
+/// Calls `f` on `e` and every subexpression, pre-order.
+pub fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::Unary { operand, .. } => visit_expr(operand, f),
+        ExprKind::Binary { lhs, rhs, .. }
+        | ExprKind::Assign { lhs, rhs, .. }
+        | ExprKind::Comma { lhs, rhs } => {
+            visit_expr(lhs, f);
+            visit_expr(rhs, f);
+        }
+        ExprKind::Conditional { cond, then, els } => {
+            visit_expr(cond, f);
+            visit_expr(then, f);
+            visit_expr(els, f);
+        }
+        ExprKind::Cast { expr, .. } | ExprKind::SizeofExpr(expr) => visit_expr(expr, f),
+        ExprKind::Call { args, .. } => args.iter().for_each(|a| visit_expr(a, f)),
+        ExprKind::Index { base, index } => {
+            visit_expr(base, f);
+            visit_expr(index, f);
+        }
+        _ => {}
+    }
+}
+
+/// Calls `f` on every expression node inside statement `s` (sub-statements included).
+pub fn visit_stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
+    match &s.kind {
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => visit_expr(e, f),
+        StmtKind::Decl(d) => {
+            for dl in &d.declarators {
+                if let Some(Initializer::Expr(e)) = &dl.init {
+                    visit_expr(e, f);
+                }
+            }
+        }
+        StmtKind::Block(b) => b.stmts.iter().for_each(|x| visit_stmt_exprs(x, f)),
+        StmtKind::If { cond, then, els } => {
+            visit_expr(cond, f);
+            visit_stmt_exprs(then, f);
+            if let Some(e) = els {
+                visit_stmt_exprs(e, f);
+            }
+        }
+        StmtKind::While { cond, body }
+        | StmtKind::DoWhile { body, cond }
+        | StmtKind::Switch { cond, body } => {
+            visit_expr(cond, f);
+            visit_stmt_exprs(body, f);
+        }
+        StmtKind::For {
+            init,
+            cond,
+            step,
+            body,
+        } => {
+            if let Some(i) = init {
+                visit_stmt_exprs(i, f);
+            }
+            if let Some(c) = cond {
+                visit_expr(c, f);
+            }
+            if let Some(st) = step {
+                visit_expr(st, f);
+            }
+            visit_stmt_exprs(body, f);
+        }
+        StmtKind::Case { value, body } => {
+            visit_expr(value, f);
+            visit_stmt_exprs(body, f);
+        }
+        StmtKind::Default { body } | StmtKind::Label { body, .. } => visit_stmt_exprs(body, f),
+        _ => {}
+    }
+}
+
+/// A patch: a small set of edits (applied together; targets must not overlap).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Patch {
+    /// The edits, in any order.
+    pub edits: Vec<Edit>,
+}
+
+impl Patch {
+    /// A one-edit patch.
+    pub fn single(edit: Edit) -> Patch {
+        Patch { edits: vec![edit] }
+    }
+
+    /// Total cost (saturating; [`NEVER`] if any edit is disabled).
+    pub fn cost(&self, costs: &CostTable) -> u32 {
+        self.edits.iter().map(|e| e.cost(costs)).fold(0u32, |a, c| {
+            if c == NEVER {
+                NEVER
+            } else {
+                a.saturating_add(c)
+            }
+        })
+    }
+
+    /// Whether every edit only removes behaviour (deletes a statement).
+    pub fn only_deletes(&self) -> bool {
+        !self.edits.is_empty() && self.edits.iter().all(|e| e.kind().only_deletes())
+    }
+}
+
+/// Why a patch cannot be applied.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PatchError {
+    /// The node id names no expression/statement of the right sort.
+    #[error("node {0} is not an editable node of the program")]
+    UnknownNode(NodeId),
+    /// The node's span is inside a macro expansion.
+    #[error("node {0} comes from a macro expansion and cannot be edited in place")]
+    MacroSpan(NodeId),
+    /// The node touches a trusted line.
+    #[error("line {0} is trusted")]
+    Trusted(u32),
+    /// Two edits overlap.
+    #[error("edits overlap")]
+    Overlap,
+    /// A disabled edit kind ([`NEVER`] cost).
+    #[error("edit kind {0} is disabled by the cost table")]
+    Disabled(&'static str),
+}
+
+/// What is known about one statement of the program.
+#[derive(Debug, Clone)]
+pub struct StmtInfo {
+    /// The statement.
+    pub stmt: Stmt,
+    /// It sits directly in a `{ }` list (so it can be removed or preceded by another).
+    pub in_block: bool,
+    /// Name of the enclosing function.
+    pub function: String,
+    /// Ids of the conditions/expressions it owns directly (not in sub-statements).
+    pub own_exprs: Vec<NodeId>,
+}
+
+/// The program under repair: its original text, parse tree, and an index of the nodes
+/// edits can target.
+#[derive(Debug, Clone)]
+pub struct RepairSource {
+    text: String,
+    tu: TranslationUnit,
+    exprs: HashMap<NodeId, Expr>,
+    stmts: HashMap<NodeId, StmtInfo>,
+    /// Expression id -> id of the statement that owns it directly.
+    owner: HashMap<NodeId, NodeId>,
+    /// Statement ids in source order.
+    order: Vec<NodeId>,
+    line_starts: Vec<usize>,
+}
+
+/// A source that does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the program does not parse: {}", .0.first().map(|d| d.to_string()).unwrap_or_default())]
+pub struct ParseFailed(pub Vec<Diagnostic>);
+
+impl RepairSource {
+    /// Parses and indexes `text`.
+    pub fn new(text: &str) -> Result<RepairSource, ParseFailed> {
+        let (tu, diags) = parse(text);
+        if diags.iter().any(|d| d.is_error()) {
+            return Err(ParseFailed(diags));
+        }
+        let mut src = RepairSource {
+            text: text.to_string(),
+            tu: TranslationUnit::default(),
+            exprs: HashMap::new(),
+            stmts: HashMap::new(),
+            owner: HashMap::new(),
+            order: Vec::new(),
+            line_starts: std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect(),
+        };
+        for item in &tu.items {
+            if let Item::Function(f) = item {
+                src.index_block(&f.body, &f.name);
+            }
+        }
+        src.tu = tu;
+        Ok(src)
+    }
+
+    fn index_block(&mut self, b: &Block, func: &str) {
+        for s in &b.stmts {
+            self.index_stmt(s, true, func);
+        }
+    }
+
+    fn index_stmt(&mut self, s: &Stmt, in_block: bool, func: &str) {
+        let mut own = Vec::new();
+        let mut own_expr = |e: &Expr, this: &mut RepairSource| {
+            own.push(e.id);
+            visit_expr(e, &mut |x| {
+                this.exprs.insert(x.id, x.clone());
+                this.owner.insert(x.id, s.id);
+            });
+        };
+        self.order.push(s.id);
+        match &s.kind {
+            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => own_expr(e, self),
+            StmtKind::Decl(d) => {
+                for dl in &d.declarators {
+                    if let Some(Initializer::Expr(e)) = &dl.init {
+                        own_expr(e, self);
+                    }
+                }
+            }
+            StmtKind::Block(b) => self.index_block(b, func),
+            StmtKind::If { cond, then, els } => {
+                own_expr(cond, self);
+                self.index_stmt(then, false, func);
+                if let Some(e) = els {
+                    self.index_stmt(e, false, func);
+                }
+            }
+            StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+                own_expr(cond, self);
+                self.index_stmt(body, false, func);
+            }
+            StmtKind::Switch { cond, body } => {
+                own_expr(cond, self);
+                self.index_stmt(body, false, func);
+            }
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                if let Some(i) = init {
+                    self.index_stmt(i, false, func);
+                }
+                if let Some(c) = cond {
+                    own_expr(c, self);
+                }
+                if let Some(st) = step {
+                    own_expr(st, self);
+                }
+                self.index_stmt(body, false, func);
+            }
+            StmtKind::Case { body, .. }
+            | StmtKind::Default { body }
+            | StmtKind::Label { body, .. } => self.index_stmt(body, false, func),
+            _ => {}
+        }
+        self.stmts.insert(
+            s.id,
+            StmtInfo {
+                stmt: s.clone(),
+                in_block,
+                function: func.to_string(),
+                own_exprs: own,
+            },
+        );
+    }
+
+    /// The original text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The parse tree of the original text.
+    pub fn unit(&self) -> &TranslationUnit {
+        &self.tu
+    }
+
+    /// An expression inside a function body, by id.
+    pub fn expr(&self, id: NodeId) -> Option<&Expr> {
+        self.exprs.get(&id)
+    }
+
+    /// A statement inside a function body, by id.
+    pub fn stmt(&self, id: NodeId) -> Option<&StmtInfo> {
+        self.stmts.get(&id)
+    }
+
+    /// Statement ids in source order.
+    pub fn statements(&self) -> &[NodeId] {
+        &self.order
+    }
+
+    /// The statement that directly owns expression `id` (its condition, expression, ...).
+    pub fn owner_of(&self, expr: NodeId) -> Option<NodeId> {
+        self.owner.get(&expr).copied()
+    }
+
+    /// Every integer constant written in the program's function bodies (deduplicated,
+    /// ascending), the pool for constant replacement.
+    pub fn constants(&self) -> Vec<i64> {
+        let set: BTreeSet<i64> = self
+            .exprs
+            .values()
+            .filter_map(|e| match e.kind {
+                ExprKind::IntLit { value, .. } => i64::try_from(value).ok(),
+                ExprKind::CharLit(v) => Some(v),
+                _ => None,
+            })
+            .collect();
+        set.into_iter().collect()
+    }
+
+    /// 1-based line of byte offset `at`.
+    pub fn line_of(&self, at: usize) -> u32 {
+        self.line_starts.partition_point(|&s| s <= at) as u32
+    }
+
+    /// The lines `span` touches.
+    pub fn span_lines(&self, span: Span) -> std::ops::RangeInclusive<u32> {
+        let first = self.line_of(span.start as usize);
+        let last = self.line_of(
+            (span.end as usize)
+                .saturating_sub(1)
+                .max(span.start as usize),
+        );
+        first..=last
+    }
+
+    /// Whether `edit` may be applied under `trusted` lines (node known, not from a
+    /// macro, no trusted line touched).
+    pub fn check(&self, edit: &Edit, trusted: &BTreeSet<u32>) -> Result<Span, PatchError> {
+        let id = edit.target();
+        let span = match edit {
+            Edit::ReplaceExpr { .. } => self.exprs.get(&id).map(|e| e.span),
+            _ => self.stmts.get(&id).map(|s| s.stmt.span),
+        }
+        .ok_or(PatchError::UnknownNode(id))?;
+        if span.macro_inner || span.end <= span.start {
+            return Err(PatchError::MacroSpan(id));
+        }
+        if let Some(l) = self.span_lines(span).find(|l| trusted.contains(l)) {
+            return Err(PatchError::Trusted(l));
+        }
+        Ok(span)
+    }
+
+    /// The patched source text (see the module docs).
+    pub fn apply(&self, patch: &Patch, trusted: &BTreeSet<u32>) -> Result<String, PatchError> {
+        let mut splices: Vec<(usize, usize, String)> = Vec::new();
+        for edit in &patch.edits {
+            let span = self.check(edit, trusted)?;
+            splices.push(self.splice(edit, span));
+        }
+        splices.sort_by_key(|s| (s.0, s.1));
+        for w in splices.windows(2) {
+            if w[1].0 < w[0].1 || (w[1].0 == w[0].0 && w[1].1 == w[0].1) {
+                return Err(PatchError::Overlap);
+            }
+        }
+        let mut out = self.text.clone();
+        for (start, end, text) in splices.into_iter().rev() {
+            out.replace_range(start..end, &text);
+        }
+        Ok(out)
+    }
+
+    /// The unified diff of the patched text against the original.
+    pub fn diff(&self, patched: &str, path: &str) -> String {
+        unified_diff(path, &self.text, patched)
+    }
+
+    /// Leading whitespace of the line holding byte `at`.
+    fn indent_at(&self, at: usize) -> &str {
+        let line_start = self.text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line = &self.text[line_start..];
+        &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
+    }
+
+    fn original(&self, span: Span) -> &str {
+        &self.text[span.range()]
+    }
+
+    /// The byte range to replace and its new text for one edit.
+    fn splice(&self, edit: &Edit, span: Span) -> (usize, usize, String) {
+        let (start, end) = (span.start as usize, span.end as usize);
+        let in_block = self.stmts.get(&edit.target()).is_some_and(|s| s.in_block);
+        match edit {
+            Edit::ReplaceExpr { target, with, .. } => {
+                if let Some(op_splice) = self.operator_splice(*target, with) {
+                    return op_splice;
+                }
+                let orig_prec = self.exprs.get(target).map_or(16, |e| e.precedence());
+                let printed = with.to_string();
+                let text = if with.precedence() < orig_prec {
+                    format!("({printed})")
+                } else {
+                    printed
+                };
+                (start, end, text)
+            }
+            Edit::InsertGuard { cond, .. } => {
+                (start, end, format!("if ({cond}) {}", self.original(span)))
+            }
+            Edit::InsertBefore { stmt, .. } => {
+                let new = one_line(stmt);
+                if in_block {
+                    let indent = self.indent_at(start);
+                    (start, start, format!("{new}\n{indent}"))
+                } else {
+                    (start, end, format!("{{ {new} {} }}", self.original(span)))
+                }
+            }
+            Edit::ReplaceStmt { with, .. } => (start, end, one_line(with)),
+            Edit::DeleteStmt { .. } => {
+                if !in_block {
+                    return (start, end, ";".to_string());
+                }
+                // Remove the whole line when nothing else is on it.
+                let line_start = self.text[..start].rfind('\n').map_or(0, |i| i + 1);
+                let line_end = self.text[end..]
+                    .find('\n')
+                    .map_or(self.text.len(), |i| end + i + 1);
+                let before = &self.text[line_start..start];
+                let after = &self.text[end..line_end];
+                if before.trim().is_empty() && after.trim().is_empty() {
+                    (line_start, line_end, String::new())
+                } else {
+                    (start, end, String::new())
+                }
+            }
+        }
+    }
+}
+
+impl RepairSource {
+    /// When `with` is `target` with only its binary operator changed, the splice that
+    /// replaces just the operator token (the operands keep the user's spelling).
+    fn operator_splice(&self, target: NodeId, with: &Expr) -> Option<(usize, usize, String)> {
+        let orig = self.exprs.get(&target)?;
+        let (
+            ExprKind::Binary { op, lhs, rhs },
+            ExprKind::Binary {
+                op: new_op,
+                lhs: new_lhs,
+                rhs: new_rhs,
+            },
+        ) = (&orig.kind, &with.kind)
+        else {
+            return None;
+        };
+        if lhs != new_lhs || rhs != new_rhs || lhs.span.macro_inner || rhs.span.macro_inner {
+            return None;
+        }
+        let (gap_start, gap_end) = (lhs.span.end as usize, rhs.span.start as usize);
+        let gap = self.text.get(gap_start..gap_end)?;
+        let at = gap.find(op.symbol())?;
+        // The symbol must be the operator itself, not a prefix of a longer one (`<` in `<=`).
+        let after = gap[at + op.symbol().len()..].chars().next();
+        if after.is_some_and(|c| "=<>&|".contains(c)) {
+            return None;
+        }
+        let start = gap_start + at;
+        Some((
+            start,
+            start + op.symbol().len(),
+            new_op.symbol().to_string(),
+        ))
+    }
+}
+
+/// A statement printed on one line (its printed form with line breaks folded).
+fn one_line(s: &Stmt) -> String {
+    s.to_string()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Prints an edit for people, e.g. `line 4: replace operator: a < b -> a <= b`.
+pub struct EditDisplay<'a> {
+    source: &'a RepairSource,
+    edit: &'a Edit,
+}
+
+impl RepairSource {
+    /// A readable description of `edit`.
+    pub fn describe<'a>(&'a self, edit: &'a Edit) -> EditDisplay<'a> {
+        EditDisplay { source: self, edit }
+    }
+}
+
+impl fmt::Display for EditDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.source;
+        let id = self.edit.target();
+        let span = match self.edit {
+            Edit::ReplaceExpr { .. } => s.exprs.get(&id).map(|e| e.span),
+            _ => s.stmts.get(&id).map(|x| x.stmt.span),
+        }
+        .unwrap_or_default();
+        let orig = s.text.get(span.range()).unwrap_or("?");
+        write!(
+            f,
+            "line {}: {}: ",
+            span.line,
+            self.edit.kind().name().replace('_', " ")
+        )?;
+        match self.edit {
+            Edit::ReplaceExpr { with, .. } => write!(f, "{orig} -> {with}"),
+            Edit::InsertGuard { cond, .. } => write!(f, "if ({cond}) {orig}"),
+            Edit::InsertBefore { stmt, .. } => write!(f, "{} before {orig}", one_line(stmt)),
+            Edit::ReplaceStmt { with, .. } => write!(f, "{orig} -> {}", one_line(with)),
+            Edit::DeleteStmt { .. } => write!(f, "{orig}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PROG: &str = "int f(int a, int b) {\n    /* keep me */\n    if (a < b) // and me\n        return a;\n    a = a + 1;\n    return b * (a - 1);\n}\n";
+
+    fn find<'a>(src: &'a RepairSource, text: &str) -> &'a Expr {
+        src.exprs
+            .values()
+            .filter(|e| src.original(e.span) == text)
+            .min_by_key(|e| e.id)
+            .unwrap()
+    }
+
+    #[test]
+    fn splices_keep_comments_and_parenthesise() {
+        let src = RepairSource::new(PROG).unwrap();
+        let cond = find(&src, "a < b").clone();
+        let mut with = cond.clone();
+        if let ExprKind::Binary { op, .. } = &mut with.kind {
+            *op = crate::lang::ast::BinaryOp::Le;
+        }
+        let p = Patch::single(Edit::ReplaceExpr {
+            target: cond.id,
+            with,
+            kind: EditKind::ReplaceOperator,
+        });
+        let out = src.apply(&p, &BTreeSet::new()).unwrap();
+        assert!(out.contains("if (a <= b) // and me"), "{out}");
+        assert!(out.contains("/* keep me */"));
+        // Replacing `b` in `b * (a - 1)` by `a + b` needs parentheses.
+        let b = src
+            .exprs
+            .values()
+            .find(|e| matches!(&e.kind, ExprKind::Ident(n) if n == "b") && e.span.line == 6)
+            .unwrap()
+            .clone();
+        let sum = find(&src, "a + 1").clone();
+        let p = Patch::single(Edit::ReplaceExpr {
+            target: b.id,
+            with: sum,
+            kind: EditKind::ReplaceVariable,
+        });
+        let out = src.apply(&p, &BTreeSet::new()).unwrap();
+        assert!(out.contains("return (a + 1) * (a - 1);"), "{out}");
+        assert!(crate::lang::compile(&out).is_ok());
+    }
+
+    #[test]
+    fn statement_edits_trusted_lines_and_overlap() {
+        let src = RepairSource::new(PROG).unwrap();
+        let assign = src
+            .stmts
+            .values()
+            .find(|s| s.stmt.span.line == 5)
+            .unwrap()
+            .stmt
+            .clone();
+        let ret_a = src
+            .stmts
+            .values()
+            .find(|s| s.stmt.span.line == 4)
+            .unwrap()
+            .stmt
+            .clone();
+        let del = Patch::single(Edit::DeleteStmt { target: assign.id });
+        let out = src.apply(&del, &BTreeSet::new()).unwrap();
+        assert!(!out.contains("a = a + 1"));
+        assert_eq!(out.lines().count(), PROG.lines().count() - 1);
+        // A sub-statement is replaced by `;`, not removed (that would change the parse).
+        let out = src
+            .apply(
+                &Patch::single(Edit::DeleteStmt { target: ret_a.id }),
+                &BTreeSet::new(),
+            )
+            .unwrap();
+        assert!(out.contains("// and me\n        ;"), "{out}");
+        let copy = Patch::single(Edit::InsertBefore {
+            target: ret_a.id,
+            stmt: assign.clone(),
+            kind: EditKind::InsertCopy,
+        });
+        let out = src.apply(&copy, &BTreeSet::new()).unwrap();
+        assert!(out.contains("{ a = a + 1; return a; }"), "{out}");
+        assert!(crate::lang::compile(&out).is_ok());
+        let trusted: BTreeSet<u32> = [5].into();
+        assert_eq!(src.apply(&del, &trusted), Err(PatchError::Trusted(5)));
+        let both = Patch {
+            edits: vec![
+                Edit::DeleteStmt { target: assign.id },
+                Edit::InsertGuard {
+                    target: assign.id,
+                    cond: find(&src, "a < b").clone(),
+                },
+            ],
+        };
+        assert_eq!(src.apply(&both, &BTreeSet::new()), Err(PatchError::Overlap));
+    }
+}

@@ -1,0 +1,212 @@
+//! After the tests: re-check plausible patches on fresh fuzzed inputs, minimise multi-edit patches, keep one patch per behaviour class, and rank.
+
+use std::collections::BTreeSet;
+
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+
+use super::patch::{Edit, Patch, RepairSource};
+use super::tests::{RunResult, TestSuite};
+use crate::active::fuzz::{FuzzConfig, Fuzzer};
+use crate::active::observe::Status;
+use crate::lang::ast::ExprKind;
+use crate::lang::{Num, Program};
+
+/// `count` fresh inputs fuzzed around the tests' inputs (seeded, so runs replay).
+pub fn fuzz_inputs(suite: &TestSuite, count: usize, seed: u64) -> Vec<Vec<Num>> {
+    let seeds: Vec<&[Num]> = suite.tests().iter().map(|t| &t.input[..]).collect();
+    let Some(first) = seeds.first() else {
+        return Vec::new();
+    };
+    let mut fuzzer = Fuzzer::new(first, FuzzConfig::default());
+    for s in &seeds {
+        fuzzer.mark_seen(s);
+    }
+    let same_shape: Vec<&[Num]> = seeds
+        .iter()
+        .copied()
+        .filter(|s| s.len() == first.len())
+        .collect();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        match fuzzer.next(&same_shape, &mut rng) {
+            Ok(i) => out.push(i),
+            Err(_) => break,
+        }
+    }
+    out
+}
+
+/// What the validation of one patched program found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Validation {
+    /// Share of fuzzed inputs on which the patched program ends normally and (with a
+    /// learned oracle) is not flagged as a bug; 1.0 with no fuzzed inputs.
+    pub score: f64,
+    /// The behaviour: results on every test, then on every fuzzed input.
+    pub behaviour: Vec<RunResult>,
+    /// Test executions used.
+    pub executions: u64,
+    /// Share of fuzzed inputs on which the patched program's result differs from the
+    /// original program's (`original`): the semantic size of the change, a tie-breaker
+    /// that prefers the patch that changes least beyond the tests.
+    pub changed: f64,
+}
+
+/// Results of `program` on `inputs`.
+pub fn behaviour(program: &Program, suite: &TestSuite, inputs: &[Vec<Num>]) -> Vec<RunResult> {
+    inputs
+        .iter()
+        .map(|i| suite.result(&program.run_test(i, suite.limits())))
+        .collect()
+}
+
+/// Runs `program` on the tests and the fuzzed `inputs` and scores it; `original` is the
+/// original program's [`behaviour`] on `inputs`.
+pub fn validate(
+    program: &Program,
+    suite: &TestSuite,
+    inputs: &[Vec<Num>],
+    original: &[RunResult],
+) -> Validation {
+    let mut behaviour = Vec::with_capacity(suite.tests().len() + inputs.len());
+    for t in suite.tests() {
+        behaviour.push(suite.result(&program.run_test(&t.input, suite.limits())));
+    }
+    let mut good = 0;
+    let mut changed = 0;
+    for (k, input) in inputs.iter().enumerate() {
+        let r = suite.result(&program.run_test(input, suite.limits()));
+        if original
+            .get(k)
+            .is_some_and(|o| super::tests::changed(o, &r))
+        {
+            changed += 1;
+        }
+        let flagged = suite
+            .oracle()
+            .is_some_and(|o| o.flags(input, r.status, r.answer.as_deref()));
+        if r.status == Status::Normal && !flagged {
+            good += 1;
+        }
+        behaviour.push(r);
+    }
+    Validation {
+        score: if inputs.is_empty() {
+            1.0
+        } else {
+            good as f64 / inputs.len() as f64
+        },
+        executions: behaviour.len() as u64,
+        behaviour,
+        changed: if inputs.is_empty() {
+            0.0
+        } else {
+            changed as f64 / inputs.len() as f64
+        },
+    }
+}
+
+/// Delta debugging (ddmin) over a patch's edits: a smallest subset (1-minimal) for which
+/// `plausible` still holds. A one-edit patch is returned as is.
+pub fn minimise(patch: &Patch, plausible: &mut dyn FnMut(&Patch) -> bool) -> Patch {
+    let mut edits: Vec<Edit> = patch.edits.clone();
+    let mut n = 2;
+    while edits.len() >= 2 {
+        let chunk = edits.len().div_ceil(n);
+        let mut reduced = false;
+        for start in (0..edits.len()).step_by(chunk) {
+            let end = (start + chunk).min(edits.len());
+            let subset: Vec<Edit> = edits[start..end].to_vec();
+            let complement: Vec<Edit> = edits[..start]
+                .iter()
+                .chain(&edits[end..])
+                .cloned()
+                .collect();
+            for candidate in [subset, complement] {
+                if !candidate.is_empty()
+                    && candidate.len() < edits.len()
+                    && plausible(&Patch {
+                        edits: candidate.clone(),
+                    })
+                {
+                    edits = candidate;
+                    n = 2.max(n - 1);
+                    reduced = true;
+                    break;
+                }
+            }
+            if reduced {
+                break;
+            }
+        }
+        if !reduced {
+            if n >= edits.len() {
+                break;
+            }
+            n = (2 * n).min(edits.len());
+        }
+    }
+    Patch { edits }
+}
+
+/// Whether the patch writes a constant that is neither in the program, nor one off a
+/// program constant, nor in -1..=2, but is one of the tests' input numbers or expected
+/// answers: a hard-coded test.
+pub fn hardcodes_test_constant(src: &RepairSource, patch: &Patch, suite: &TestSuite) -> bool {
+    let program: BTreeSet<i64> = src
+        .constants()
+        .into_iter()
+        .flat_map(|c| [c - 1, c, c + 1])
+        .chain(-1..=2)
+        .collect();
+    let mut from_tests: BTreeSet<i64> = BTreeSet::new();
+    for t in suite.tests() {
+        for n in &t.input {
+            if let Num::Int(i) = n {
+                from_tests.insert(*i);
+            }
+        }
+        if let super::tests::Expectation::Output(o) = &t.expect {
+            from_tests.extend(o.split_whitespace().filter_map(|w| w.parse::<i64>().ok()));
+        }
+    }
+    let mut hard = false;
+    for e in &patch.edits {
+        e.visit_new_exprs(&mut |x| {
+            if let ExprKind::IntLit { value, .. } = x.kind {
+                if let Ok(v) = i64::try_from(value) {
+                    if !program.contains(&v) && from_tests.contains(&v) {
+                        hard = true;
+                    }
+                }
+            }
+        });
+    }
+    hard
+}
+
+/// Why a patch is ranked below others of equal validation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Demotion {
+    /// Not demoted.
+    None,
+    /// It only deletes behaviour (deleted statements, dropped operands).
+    OnlyDeletes,
+    /// It writes a test's constant into the program.
+    HardcodesTest,
+}
+
+impl Demotion {
+    /// The demotion of `patch`.
+    pub fn of(src: &RepairSource, patch: &Patch, suite: &TestSuite) -> Demotion {
+        if hardcodes_test_constant(src, patch, suite) {
+            Demotion::HardcodesTest
+        } else if patch.only_deletes() {
+            Demotion::OnlyDeletes
+        } else {
+            Demotion::None
+        }
+    }
+}

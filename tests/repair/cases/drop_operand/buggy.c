@@ -1,0 +1,3 @@
+int f(int x, int y, int z) {
+    return x * y + z;
+}

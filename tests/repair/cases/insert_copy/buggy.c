@@ -1,0 +1,5 @@
+int triple(int a) {
+    int r = a;
+    r = r + a;
+    return r;
+}

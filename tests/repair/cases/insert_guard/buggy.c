@@ -1,0 +1,5 @@
+int pay(int debt) {
+    int balance = 10;
+    balance = balance - debt;
+    return balance;
+}

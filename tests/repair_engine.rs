@@ -1,0 +1,135 @@
+//! Repair engine properties: test-equivalence classes agree with brute force, trusted lines and the cost budget are honoured, the stop hook stops.
+
+use fixloop::corpus::AnswerExtractor;
+use fixloop::lang::ast::StmtKind;
+use fixloop::lang::{compile, Limits};
+use fixloop::repair::enumerate::{candidates_at, split_classes};
+use fixloop::repair::tests::{parse_tests, TestSuite};
+use fixloop::repair::{
+    repair, repair_with_progress, Control, RepairConfig, RepairSource, StopReason,
+};
+
+const LOOP: &str = "int f(int n, int k) {\n    int s = 0;\n    int i;\n    for (i = 0; i < n; i++) {\n        if (i % 3 == k)\n            s = s + i;\n    }\n    return s;\n}\n";
+
+#[test]
+fn equivalence_classes_match_brute_force() {
+    let src = RepairSource::new(LOOP).unwrap();
+    let program = compile(LOOP).unwrap();
+    let tests = parse_tests("7 1 => 5\n5 0 => 3\n0 2 => 0\n9 2 => 15\n").unwrap();
+    let suite = TestSuite::new(
+        &program,
+        tests,
+        AnswerExtractor::WholeOutput,
+        None,
+        &Limits::default(),
+    );
+    let config = RepairConfig::default();
+    let mut checked_batches = 0;
+    let mut executions = 0;
+    let mut decided = 0;
+    for &id in src.statements() {
+        let kind = &src.stmt(id).unwrap().stmt.kind;
+        if !matches!(kind, StmtKind::If { .. } | StmtKind::Expr(_)) {
+            continue;
+        }
+        let (batches, _plain) = candidates_at(&src, id, &config);
+        for batch in &batches {
+            checked_batches += 1;
+            let all: Vec<usize> = (0..batch.patches.len()).collect();
+            for t in 0..suite.tests().len() {
+                let classes = split_classes(batch, &suite, t, &all, &mut || true);
+                executions += classes.len();
+                decided += all.len();
+                let mut covered: Vec<usize> =
+                    classes.iter().flat_map(|c| c.members.clone()).collect();
+                covered.sort_unstable();
+                assert_eq!(covered, all, "every candidate in exactly one class");
+                for c in &classes {
+                    for &m in &c.members {
+                        let text = src.apply(&batch.patches[m], &Default::default()).unwrap();
+                        let p = compile(&text).unwrap_or_else(|e| panic!("{text}\n{e}"));
+                        let brute = p.run_test(&suite.tests()[t].input, suite.limits());
+                        assert_eq!(
+                            (&brute.stdout, &brute.outcome),
+                            (&c.exec.stdout, &c.exec.outcome),
+                            "candidate {m} of a class behaves differently:\n{text}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        checked_batches >= 4,
+        "holes for conditions, guards and assignments"
+    );
+    assert!(
+        decided > 5 * executions,
+        "test-equivalence decides many candidates per run ({decided} / {executions})"
+    );
+}
+
+const MAX: &str = "int max(int a, int b) {\n    if (a < b)\n        return a;\n    return b;\n}\n";
+
+#[test]
+fn trusted_lines_are_never_edited() {
+    let prog = "int f(int x) {\n    int y = x + 1;\n    return y;\n}\n";
+    let tests = parse_tests("1 => 3\n5 => 7\n0 => 2\n").unwrap();
+    let free = repair(prog, &tests, None, &RepairConfig::default());
+    assert!(
+        free.patches[0].description[0].starts_with("line 2:"),
+        "{free}"
+    );
+    let config = RepairConfig {
+        trusted_lines: [2].into(),
+        ..RepairConfig::default()
+    };
+    let report = repair(prog, &tests, None, &config);
+    assert!(!report.patches.is_empty(), "{report}");
+    for p in &report.patches {
+        for d in &p.description {
+            assert!(!d.starts_with("line 2:"), "edited a trusted line: {d}");
+        }
+        assert!(
+            p.patched_source.contains("    int y = x + 1;\n"),
+            "{}",
+            p.patched_source
+        );
+    }
+}
+
+#[test]
+fn the_budget_bounds_patch_cost() {
+    let tests = parse_tests("1 2 => 2\n5 3 => 5\n4 4 => 4\n").unwrap();
+    for budget in [0, 1, 3] {
+        let config = RepairConfig {
+            budget,
+            ..RepairConfig::default()
+        };
+        let report = repair(MAX, &tests, None, &config);
+        assert!(report.patches.iter().all(|p| p.cost <= budget));
+        assert_eq!(report.patches.is_empty(), budget == 0, "{report}");
+    }
+}
+
+#[test]
+fn the_stop_hook_stops_and_budgets_are_typed() {
+    let tests = parse_tests("1 2 => 2\n5 3 => 5\n4 4 => 4\n").unwrap();
+    let report = repair_with_progress(MAX, &tests, None, &RepairConfig::default(), &mut |_| {
+        Control::Stop
+    });
+    assert_eq!(report.stop, StopReason::Stopped);
+    assert_eq!(report.stats.test_executions, 0);
+    let config = RepairConfig {
+        max_test_executions: 3,
+        ..RepairConfig::default()
+    };
+    let report = repair(MAX, &tests, None, &config);
+    assert_eq!(report.stop, StopReason::BudgetExhausted);
+    assert!(report.stats.test_executions <= 3);
+    let ok = parse_tests("2 1 => 1\n").unwrap();
+    assert_eq!(
+        repair(MAX, &ok, None, &RepairConfig::default()).stop,
+        StopReason::NothingToRepair
+    );
+}
