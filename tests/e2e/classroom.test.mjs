@@ -43,7 +43,7 @@ async function nextQuery(page) {
  * Labels every question; `wrongAt(i)` says which answers to get wrong on purpose.
  * Checks that each answer is marked right or wrong as it should be; returns the marks.
  */
-async function labelAll(page, wrongAt) {
+async function labelAll(page, wrongAt, { typeOutputs = false } = {}) {
   const marks = [];
   while (await nextQuery(page)) {
     const q = page.locator('.query[data-query-input]');
@@ -52,6 +52,7 @@ async function labelAll(page, wrongAt) {
     const bug = output !== larger(input);
     const wrong = wrongAt(marks.length);
     const sayBug = wrong ? !bug : bug;
+    if (sayBug && typeOutputs) await page.getByLabel('Correct output (optional, for Bug)').fill(larger(input));
     await page.getByRole('button', { name: sayBug ? 'Bug' : 'Not a bug', exact: true }).click();
     marks.push(!wrong);
     const checked = page.locator('.checked-answers li');
@@ -61,6 +62,7 @@ async function labelAll(page, wrongAt) {
     const text = await last.textContent();
     assert.match(text, wrong ? /Wrong/ : /Right/, 'marked in text, not colour only');
     assert.ok(text.includes(`Correct output: ${larger(input)}`), `the correct output is shown: ${text}`);
+    if (sayBug && typeOutputs) assert.match(text, /your output matches/);
     await page.waitForFunction(() => !document.querySelector('.working'), null, { timeout: STEP });
   }
   return marks;
@@ -261,6 +263,36 @@ test('a second student answers everything right and hands in no fix; the teacher
   assert.match(await common.first().textContent(), /answered wrongly 2 time\(s\)/);
   await teacher.screenshot({ path: join(screenshots, 'classroom-teacher.png'), fullPage: true });
   await teacher.close();
+});
+
+test('in student mode Repair and Apply put the patch into the fix to check, not into a new round', async () => {
+  assert.ok(exerciseUrl, 'the author test ran first');
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(exerciseUrl);
+  // Typed correct outputs make the bug labels precise repair tests.
+  const marks = await labelAll(page, () => false, { typeOutputs: true });
+  const patches = page.getByRole('region', { name: 'Patches' });
+  await patches.getByRole('button', { name: 'Repair' }).click();
+  await patches.locator('.patch, p[role=status]').or(page.getByRole('alert')).first().waitFor({ timeout: 120000 });
+  await page.screenshot({ path: join(screenshots, 'classroom-student-repair.png'), fullPage: true });
+  const first = patches.locator('.patch').first();
+  assert.equal(await page.getByRole('alert').count(), 0, 'no error');
+  assert.ok(await first.count(), `a patch: ${await patches.textContent()}`);
+  const added = (await first.locator('.diff').textContent()).split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++'));
+  assert.ok(added.length > 0, 'the patch adds a line');
+  await first.getByRole('button', { name: 'Apply' }).click();
+  const fix = await page.getByLabel('Your fix').inputValue();
+  assert.ok(added.every((l) => fix.includes(l.slice(1).trim())), 'the fix editor holds the patched program');
+  assert.match(await page.getByRole('region', { name: 'Fix and report' }).textContent(), /From an applied patch/);
+  assert.equal(await page.getByLabel('Program').inputValue(), BUGGY, 'the loop keeps the buggy program');
+  assert.deepEqual(await score(page), [marks.length, marks.length], 'the answers are kept');
+  await page.getByRole('button', { name: 'Check fix' }).click();
+  const result = page.getByTestId('fix-result');
+  await result.waitFor({ timeout: STEP });
+  assert.equal(await result.getAttribute('data-labelled-total'), String(marks.length));
+  await page.screenshot({ path: join(screenshots, 'classroom-student-repair-checked.png'), fullPage: true });
+  await context.close();
 });
 
 test('gallery exercises open from the examples menu in student mode', async () => {
