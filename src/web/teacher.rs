@@ -111,6 +111,7 @@ pub fn teacher_page(props: &TeacherProps) -> Html {
         (None, false) => html! { <p>{ "No reports imported yet." }</p> },
         (Some(class), false) => html! {
             <>
+                <div class="table-scroll">
                 <table class="class-table" data-testid="class-table">
                     <caption>{ format!("{} report(s), {} readable, {} fixed the bug", class.rows.len(), class.readable(), class.fixed()) }</caption>
                     <thead><tr>
@@ -135,6 +136,7 @@ pub fn teacher_page(props: &TeacherProps) -> Html {
                         },
                     }) }</tbody>
                 </table>
+                </div>
                 if class.skipped > 0 {
                     <p class="warning">{ format!("{} more file(s) were not read (at most {} at once).", class.skipped, crate::exercise::class::MAX_REPORT_FILES) }</p>
                 }

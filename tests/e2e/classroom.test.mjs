@@ -295,14 +295,33 @@ test('in student mode Repair and Apply put the patch into the fix to check, not 
   await context.close();
 });
 
-test('gallery exercises open from the examples menu in student mode', async () => {
-  const context = await browser.newContext();
+/** How many pixels the page is wider than the viewport. */
+async function overflow(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+test('gallery exercises open from the examples menu in student mode; every classroom page fits a phone', async () => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
   const page = await context.newPage();
   await page.goto(server.url);
   await page.getByRole('button', { name: 'Exercise: median' }).click();
   await page.getByTestId('exercise-title').waitFor();
   assert.match(await page.getByTestId('exercise-title').textContent(), /Median of three/);
   await nextQuery(page);
+  assert.ok(await overflow(page) <= 1, 'student mode fits a phone');
+  await page.screenshot({ path: join(screenshots, 'classroom-phone-student.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Author exercise' }).click();
+  await page.getByLabel('Reference program').waitFor();
+  assert.ok(await overflow(page) <= 1, 'the author page fits a phone');
+  await page.getByRole('button', { name: 'Teacher view' }).click();
+  if (reports.length) {
+    await page.locator('#report-files').setInputFiles(reports);
+    await page.locator('[data-testid=class-table]').waitFor({ timeout: STEP });
+  }
+  assert.ok(await overflow(page) <= 1, 'the teacher page fits a phone (the table scrolls inside)');
+  await page.screenshot({ path: join(screenshots, 'classroom-phone-teacher.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Exercise', exact: true }).click();
+  await page.getByTestId('exercise-title').waitFor();
   await page.getByRole('button', { name: 'Leave the exercise (your work is kept)' }).click();
   assert.equal(await page.getByTestId('exercise-title').count(), 0);
   assert.equal(await page.getByRole('button', { name: 'Start' }).count(), 1, 'back in the playground');
