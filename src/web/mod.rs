@@ -70,9 +70,7 @@ fn initial_state() -> AppState {
         storage::clear_fragment();
     }
     state.author = storage::load_draft().unwrap_or_else(AppState::default_draft);
-    if let Some(page) = Page::from_fragment(&storage::fragment()) {
-        state.page = page;
-    }
+    let page = Page::from_fragment(&storage::fragment());
     // Student mode survives a reload: this tab's current exercise work.
     let mut work = match storage::current_work() {
         Ok(w) => w,
@@ -100,6 +98,10 @@ fn initial_state() -> AppState {
         let error = state.error.clone();
         state = (*Rc::new(state).reduce(Action::OpenExercise(Box::new(work), false))).clone();
         state.error = error;
+    }
+    // A reload on the author or teacher page stays there (student work waits behind it).
+    if let Some(page) = page {
+        state.page = page;
     }
     state
 }

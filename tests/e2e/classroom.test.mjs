@@ -311,7 +311,9 @@ test('gallery exercises open from the examples menu in student mode; every class
   assert.ok(await overflow(page) <= 1, 'student mode fits a phone');
   await page.screenshot({ path: join(screenshots, 'classroom-phone-student.png'), fullPage: true });
   await page.getByRole('button', { name: 'Author exercise' }).click();
+  await page.reload();
   await page.getByLabel('Reference program').waitFor();
+  assert.equal(await page.getByTestId('exercise-title').count(), 0, 'a reload stays on the author page');
   assert.ok(await overflow(page) <= 1, 'the author page fits a phone');
   await page.getByRole('button', { name: 'Teacher view' }).click();
   if (reports.length) {
