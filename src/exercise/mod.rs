@@ -7,9 +7,11 @@
 //! judges a student's answers and fixes with the reference; [`report`] is what a student
 //! hands in and what `fixloop exercise check` recomputes.
 
+pub mod class;
 pub mod gallery;
 pub mod grade;
 pub mod report;
+pub mod task;
 
 pub use grade::{FixCheck, Grade, GradeError, Grader};
 pub use report::{Report, Verification};
@@ -83,13 +85,24 @@ impl Exercise {
         format!("{hash:016x}")
     }
 
-    /// The student's starting session: the buggy program, the failing input, the
-    /// ranges and settings, not yet started.
+    /// The student's starting session: the buggy program, the failing input with the
+    /// reference's output on it as the expected output (so repair has a precise test to
+    /// meet, as a playground user who types it), the ranges and settings, not yet started.
     pub fn session(&self) -> Session {
         let mut s = Session::new(self.buggy.clone(), self.failing_input.clone());
+        s.expected_output = self.failing_expected();
         s.ranges = self.ranges.clone();
         s.settings = self.settings.clone();
         s
+    }
+
+    /// What the reference prints on the failing input (`None` when it does not compile,
+    /// the input does not read, or the output is empty or too long for a session).
+    fn failing_expected(&self) -> Option<String> {
+        let input = crate::active::num::parse_input(&self.failing_input)?;
+        let output = self.grader().ok()?.truth(&input).reference_output;
+        let output = output.trim_end();
+        (!output.is_empty() && output.len() <= MAX_TEXT_BYTES).then(|| output.to_string())
     }
 
     /// A grader for this exercise under the playground's limits.
@@ -236,6 +249,11 @@ pub(crate) mod tests {
         let s = e.session();
         assert_eq!(s.program, e.buggy);
         assert_eq!(s.settings, e.settings);
+        assert_eq!(
+            s.expected_output.as_deref(),
+            Some("5"),
+            "the reference on 1 5"
+        );
         assert!(!s.started && s.answers.is_empty());
     }
 }

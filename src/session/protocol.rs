@@ -5,6 +5,7 @@ use super::Session;
 use crate::active::num::format_input;
 use crate::active::LabelledTest;
 use crate::compare::outputs_match;
+use crate::exercise::task::{ExerciseOutcome, ExerciseTask};
 use crate::lang::compile;
 use crate::repair::{
     repair_with_progress, Control, Expectation, LearnedOracle, Progress, RepairConfig, RepairTest,
@@ -75,6 +76,13 @@ pub enum WorkerRequest {
         /// The session as it is now.
         session: Session,
     },
+    /// Exercise work: a student's report or fix check, or a class's reports verified.
+    Exercise {
+        /// Echoed in the answer.
+        id: u64,
+        /// The job.
+        task: ExerciseTask,
+    },
 }
 
 /// What the worker answers.
@@ -113,6 +121,13 @@ pub enum WorkerResponse {
         /// Why it stopped, readable.
         stop: String,
     },
+    /// Exercise work done.
+    Exercise {
+        /// The request's id.
+        id: u64,
+        /// The result.
+        outcome: ExerciseOutcome,
+    },
 }
 
 impl WorkerRequest {
@@ -144,7 +159,8 @@ impl WorkerResponse {
             WorkerResponse::Loop { id, .. }
             | WorkerResponse::Failed { id, .. }
             | WorkerResponse::RepairProgress { id, .. }
-            | WorkerResponse::RepairDone { id, .. } => *id,
+            | WorkerResponse::RepairDone { id, .. }
+            | WorkerResponse::Exercise { id, .. } => *id,
             WorkerResponse::Ready => 0,
         }
     }
@@ -268,6 +284,10 @@ impl WorkerState {
                 },
             }),
             WorkerRequest::Repair { id, session } => self.repair(id, &session, emit),
+            WorkerRequest::Exercise { id, task } => emit(match task.run() {
+                Ok(outcome) => WorkerResponse::Exercise { id, outcome },
+                Err(message) => WorkerResponse::Failed { id, message },
+            }),
         }
     }
 

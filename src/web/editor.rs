@@ -96,6 +96,12 @@ pub struct EditorProps {
     pub readonly: bool,
     /// New text.
     pub oninput: Callback<String>,
+    /// The text area's id (several editors can share a page).
+    #[prop_or(AttrValue::Static("program"))]
+    pub id: AttrValue,
+    /// The text area's accessible name.
+    #[prop_or(AttrValue::Static("Program"))]
+    pub label: AttrValue,
 }
 
 /// The editor.
@@ -142,19 +148,20 @@ pub fn editor(props: &EditorProps) -> Html {
         }
     });
     let highlighted = use_memo(props.value.clone(), |v| highlighted(v));
+    let diagnostics_id = format!("{}-diagnostics", props.id);
     html! {
         <div class="editor-wrap">
             <div class="editor">
                 <div class="gutter" ref={gutter} aria-hidden="true">{ for gutter_lines }</div>
                 <div class="code">
                     <pre class="overlay" ref={overlay} aria-hidden="true">{ (*highlighted).clone() }</pre>
-                    <textarea id="program" aria-label="Program" spellcheck="false" autocapitalize="off"
+                    <textarea class="code-area" id={props.id.clone()} aria-label={props.label.clone()} spellcheck="false" autocapitalize="off"
                         autocomplete="off" wrap="off" readonly={props.readonly}
-                        aria-describedby="diagnostics"
+                        aria-describedby={diagnostics_id.clone()}
                         value={props.value.clone()} {oninput} {onscroll} />
                 </div>
             </div>
-            <ul id="diagnostics" class="diagnostics" aria-label="Diagnostics">
+            <ul id={diagnostics_id} class="diagnostics" aria-label="Diagnostics">
                 { for props.markers.iter().map(|m| html! {
                     <li class={m.severity.clone()}>
                         <strong>{ format!("{} line {}:{}", if m.severity == "error" { "✖ error" } else { "! warning" }, m.line, m.col) }</strong>

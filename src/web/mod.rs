@@ -4,22 +4,32 @@
 //! session inside it is saved to localStorage on every change ([`storage`]) and sent to
 //! the worker ([`worker`]), which replays it and answers with the loop's view.
 
+pub mod author;
 pub mod dialogue;
 pub mod editor;
 pub mod oracle_view;
 pub mod patches;
 pub mod state;
 pub mod storage;
+pub mod student;
+pub mod teacher;
 pub mod worker;
 
+use crate::exercise::gallery;
+use crate::exercise::task::{ExerciseOutcome, ExerciseTask, ReportJob, ReportPurpose};
+use crate::exercise::Exercise;
 use crate::session::examples::EXAMPLES;
 use crate::session::protocol::{WorkerRequest, WorkerResponse};
 use crate::session::{decode_json, Session, Verdict};
+use author::AuthorPage;
 use dialogue::Dialogue;
 use editor::{markers, Editor};
 use oracle_view::OracleView;
 use patches::Patches;
-use state::{Action, AppState, RepairState, Theme};
+use state::{Action, AppState, AuthorField, Page, RepairState, StudentWork, Theme};
+use std::rc::Rc;
+use student::{ExerciseBrief, FixPanel};
+use teacher::TeacherPage;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlInputElement, KeyboardEvent};
@@ -59,8 +69,57 @@ fn initial_state() -> AppState {
         }
         storage::clear_fragment();
     }
-    state.error = error;
+    state.author = storage::load_draft().unwrap_or_else(AppState::default_draft);
+    let page = Page::from_fragment(&storage::fragment());
+    // Student mode survives a reload: this tab's current exercise work.
+    let mut work = match storage::current_work() {
+        Ok(w) => w,
+        Err(e) => {
+            error = Some(format!("{e}. It is left as it is."));
+            None
+        }
+    };
+    if let Some(link) = storage::exercise_fragment() {
+        match link.map(|exercise| (storage::load_work(&exercise.id()), exercise)) {
+            Err(e) => {
+                error = Some(format!(
+                    "This exercise link cannot be opened: {e}. Your saved work is unchanged."
+                ))
+            }
+            Ok((Err(e), _)) => error = Some(format!("{e}. It is left as it is.")),
+            Ok((Ok(saved), exercise)) => {
+                work = Some(saved.unwrap_or_else(|| StudentWork::fresh(exercise)))
+            }
+        }
+        storage::clear_fragment();
+    }
+    state.error = error.clone();
+    if let Some(work) = work {
+        let error = state.error.clone();
+        state = (*Rc::new(state).reduce(Action::OpenExercise(Box::new(work), false))).clone();
+        state.error = error;
+    }
+    // A reload on the author or teacher page stays there (student work waits behind it).
+    if let Some(page) = page {
+        state.page = page;
+    }
     state
+}
+
+/// The file name of a student's exported report.
+fn report_file_name(exercise: &Exercise) -> String {
+    format!("fixloop-report-{}.json", exercise.id())
+}
+
+/// Opens an exercise in student mode: this tab's saved work on it, or a fresh start.
+fn open_exercise(d: &UseReducerDispatcher<AppState>, exercise: Exercise) {
+    match storage::load_work(&exercise.id()) {
+        Ok(saved) => d.dispatch(Action::OpenExercise(
+            Box::new(saved.unwrap_or_else(|| StudentWork::fresh(exercise))),
+            false,
+        )),
+        Err(e) => d.dispatch(Action::Failed(format!("{e}. It is left as it is."))),
+    }
 }
 
 /// Clicks the first element matching `selector` (keyboard shortcuts reuse the buttons).
@@ -97,18 +156,7 @@ fn on_key(event: KeyboardEvent) {
 
 /// Downloads the session as a JSON file.
 fn download_json(session: &Session) {
-    let Some(url) = storage::json_download_url(session) else {
-        return;
-    };
-    let anchor = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.create_element("a").ok())
-        .and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok());
-    if let Some(a) = anchor {
-        a.set_href(&url);
-        a.set_download("fixloop-session.json");
-        a.click();
-    }
+    storage::download_session(session)
 }
 
 /// A range row with its own text drafts (a half-typed number is kept until it reads).
@@ -174,16 +222,33 @@ fn app() -> Html {
                 WorkerResponse::RepairDone { patches, stop, .. } => {
                     d.dispatch(Action::RepairFinished(patches, stop))
                 }
+                WorkerResponse::Exercise { outcome, .. } => match outcome {
+                    ExerciseOutcome::Report { purpose, report } => {
+                        if purpose == ReportPurpose::Export {
+                            storage::download_text(
+                                &report_file_name(&report.exercise),
+                                "application/json",
+                                &report.to_json(),
+                            );
+                        }
+                        d.dispatch(Action::ReportReady(purpose, report))
+                    }
+                    ExerciseOutcome::Class(summary) => d.dispatch(Action::ClassImported(summary)),
+                },
             }))
         })
     };
 
-    // Save on every change; a started session goes to the worker.
+    // Save on every change (a student's session is saved with the work below); a started
+    // session goes to the worker.
     {
         let (worker, d) = (worker.clone(), dispatcher.clone());
-        use_effect_with(state.session.clone(), move |session| {
-            if let Err(e) = storage::save_session(session) {
-                d.dispatch(Action::Failed(e));
+        let deps = (state.session.clone(), state.student.is_some());
+        use_effect_with(deps, move |(session, student)| {
+            if !*student {
+                if let Err(e) = storage::save_session(session) {
+                    d.dispatch(Action::Failed(e));
+                }
             }
             if session.started {
                 let id = worker.next_id();
@@ -191,6 +256,53 @@ fn app() -> Html {
                     id,
                     session: session.clone(),
                 });
+            }
+        });
+    }
+    {
+        let (d, in_exercise) = (dispatcher.clone(), state.student.is_some());
+        use_effect_with(state.student_work(), move |work| match work {
+            Some(work) => {
+                if let Err(e) = storage::save_work(work) {
+                    d.dispatch(Action::Failed(e));
+                }
+            }
+            None if !in_exercise => storage::clear_current_work(),
+            None => {}
+        });
+    }
+    use_effect_with(state.author.clone(), storage::save_draft);
+    use_effect_with(state.page, |page| storage::set_fragment(page.fragment()));
+    // Time spent on an exercise: the page's clock, read here at the edge only; ticks
+    // while the page is visible, at most a minute per tick (a sleeping laptop is no work).
+    let last_tick = use_mut_ref(js_sys::Date::now);
+    {
+        let (d, last_tick) = (dispatcher.clone(), last_tick.clone());
+        use_effect_with((), move |_| {
+            let tick = Closure::<dyn FnMut()>::new(move || {
+                let now = js_sys::Date::now();
+                let elapsed = now - *last_tick.borrow();
+                *last_tick.borrow_mut() = now;
+                let hidden = web_sys::window()
+                    .and_then(|w| w.document())
+                    .is_some_and(|doc| doc.hidden());
+                if !hidden {
+                    d.dispatch(Action::TimePassed(elapsed.clamp(0.0, 60_000.0) as u64));
+                }
+            });
+            let window = web_sys::window();
+            let handle = window.as_ref().and_then(|w| {
+                w.set_interval_with_callback_and_timeout_and_arguments_0(
+                    tick.as_ref().unchecked_ref(),
+                    5_000,
+                )
+                .ok()
+            });
+            move || {
+                if let (Some(w), Some(h)) = (window, handle) {
+                    w.clear_interval_with_handle(h);
+                }
+                drop(tick);
             }
         });
     }
@@ -327,6 +439,107 @@ fn app() -> Html {
         let (d, theme) = (dispatcher.clone(), state.theme);
         Callback::from(move |_: MouseEvent| d.dispatch(Action::SetTheme(theme.next())))
     };
+    let on_report = {
+        let (d, worker, session, student) = (
+            dispatcher.clone(),
+            worker.clone(),
+            s.clone(),
+            state.student.clone(),
+        );
+        let last_tick = last_tick.clone();
+        Callback::from(move |purpose: ReportPurpose| {
+            let Some(st) = &student else {
+                return;
+            };
+            let since_tick = (js_sys::Date::now() - *last_tick.borrow()).clamp(0.0, 60_000.0);
+            let handed_in = purpose == ReportPurpose::CheckFix
+                || st.fix_draft != st.exercise.buggy
+                || st.fix_origin == crate::exercise::report::FixOrigin::Repair;
+            let id = worker.next_id();
+            worker.send(&WorkerRequest::Exercise {
+                id,
+                task: ExerciseTask::Report(Box::new(ReportJob {
+                    purpose,
+                    exercise: st.exercise.clone(),
+                    session: session.clone(),
+                    fix: handed_in.then(|| (st.fix_origin, st.fix_draft.clone())),
+                    time_spent_ms: st.time_spent_ms + since_tick as u64,
+                })),
+            });
+            d.dispatch(Action::ReportRequested(purpose))
+        })
+    };
+    let on_print = {
+        let exported = state.student.as_ref().and_then(|st| st.exported.clone());
+        Callback::from(move |_| {
+            if let Some(r) = &exported {
+                let name = report_file_name(&r.exercise).replace(".json", ".html");
+                storage::download_text(&name, "text/html", &r.to_html());
+            }
+        })
+    };
+    let on_fix = {
+        let d = dispatcher.clone();
+        Callback::from(move |t: String| d.dispatch(Action::EditFix(t)))
+    };
+    let on_leave = {
+        let d = dispatcher.clone();
+        Callback::from(move |_| {
+            let session = storage::load_session()
+                .ok()
+                .flatten()
+                .unwrap_or_else(AppState::default_session);
+            d.dispatch(Action::LeaveExercise(session))
+        })
+    };
+    let show = |page: Page| {
+        let d = dispatcher.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::ShowPage(page)))
+    };
+    let on_author_field = {
+        let d = dispatcher.clone();
+        Callback::from(move |(f, t): (AuthorField, String)| d.dispatch(Action::EditAuthor(f, t)))
+    };
+    let on_author_range = {
+        let d = dispatcher.clone();
+        Callback::from(move |(i, a, b): (usize, String, String)| {
+            d.dispatch(Action::EditAuthorRange(i, a, b))
+        })
+    };
+    let on_preview = {
+        let (d, draft) = (dispatcher.clone(), state.author.clone());
+        Callback::from(move |_| match draft.validate() {
+            Ok(()) => d.dispatch(Action::OpenExercise(
+                Box::new(StudentWork::fresh(draft.clone())),
+                true,
+            )),
+            Err(e) => d.dispatch(Action::Failed(format!(
+                "The exercise cannot be previewed: {e}"
+            ))),
+        })
+    };
+    let on_make_link = {
+        let d = dispatcher.clone();
+        Callback::from(move |_| d.dispatch(Action::MakeLink))
+    };
+    let on_report_files = {
+        let (d, worker) = (dispatcher.clone(), worker.clone());
+        Callback::from(move |files: Vec<(String, String)>| {
+            if files.is_empty() {
+                return;
+            }
+            let id = worker.next_id();
+            worker.send(&WorkerRequest::Exercise {
+                id,
+                task: ExerciseTask::Verify { files },
+            });
+            d.dispatch(Action::ClassLoading)
+        })
+    };
+    let on_gallery_exercise = |exercise: Exercise| {
+        let d = dispatcher.clone();
+        Callback::from(move |_: MouseEvent| open_exercise(&d, exercise.clone()))
+    };
     let on_example = |id: &'static str| {
         let d = dispatcher.clone();
         Callback::from(move |_: MouseEvent| d.dispatch(Action::LoadExample(id.to_string())))
@@ -345,12 +558,25 @@ fn app() -> Html {
     });
     let repairing = matches!(state.repair, RepairState::Running(_));
     let can_repair = s.started && !state.busy && state.view.is_some();
+    let working = state.student.as_ref().and_then(|st| st.working);
+    let current_exercise = state.student.as_ref().map(|st| st.exercise.id());
+    let nav_button = |page: Page, label: &'static str| {
+        html! {
+            <button class={classes!("secondary", (state.page == page).then_some("current"))}
+                aria-current={(state.page == page).then_some("page")} onclick={show(page)}>{ label }</button>
+        }
+    };
 
     html! {
         <>
         <header class="top">
             <h1>{ "fixloop" }</h1>
             <p class="tagline">{ "Paste a small C program and an input it gets wrong; answer a few questions; get a bug oracle and patches. Everything runs in your browser." }</p>
+            <nav class="tools pages" aria-label="Pages">
+                { nav_button(Page::Playground, if state.student.is_some() { "Exercise" } else { "Playground" }) }
+                { nav_button(Page::Author, "Author exercise") }
+                { nav_button(Page::Teacher, "Teacher view") }
+            </nav>
             <div class="tools">
                 <button class="secondary" onclick={on_share}>{ "Share" }</button>
                 <button class="secondary" onclick={on_export}>{ "Export" }</button>
@@ -384,6 +610,14 @@ fn app() -> Html {
                 }
             </div>
         }
+        if state.page == Page::Author {
+            <AuthorPage draft={state.author.clone()} link={state.author_link.as_deref().map(storage::exercise_url)}
+                onfield={on_author_field} onrange={on_author_range} onpreview={on_preview} onlink={on_make_link} />
+        }
+        if state.page == Page::Teacher {
+            <TeacherPage class={state.class.clone()} onfiles={on_report_files} />
+        }
+        if state.page == Page::Playground {
         <main class="layout">
             <div class="left">
                 <nav class="panel gallery" aria-label="Examples">
@@ -395,6 +629,17 @@ fn app() -> Html {
                         }) }
                     </ul>
                     <button class="secondary" onclick={act(Action::Reset)}>{ "Reset" }</button>
+                    <h3>{ "Exercises" }</h3>
+                    <ul>
+                        { for gallery::exercises().into_iter().map(|g| {
+                            let current = current_exercise.as_deref() == Some(g.exercise.id().as_str());
+                            html! {
+                                <li><button class={classes!("example", current.then_some("current"))}
+                                    onclick={on_gallery_exercise(g.exercise.clone())} title={format!("{}: {}", g.exercise.title, g.exercise.instructions)}>
+                                    { format!("Exercise: {}", g.id) }</button></li>
+                            }
+                        }) }
+                    </ul>
                 </nav>
                 <section class="panel" aria-label="Editor">
                     <h2>{ "Program" }</h2>
@@ -422,14 +667,22 @@ fn app() -> Html {
                 </section>
             </div>
             <div class="right">
+                if let Some(st) = &state.student {
+                    <ExerciseBrief exercise={st.exercise.clone()} answers={s.answers.clone()} preview={st.preview} onleave={on_leave} />
+                }
                 if s.started {
-                    <Dialogue view={state.view.clone()} busy={state.busy} {repairing}
+                    <Dialogue view={state.view.clone()} busy={state.busy} repairing={repairing || working.is_some()}
                         onanswer={on_answer} onstop={on_stop_loop} onedit={on_edit} />
                     if let Some(view) = &state.view {
                         <OracleView view={view.clone()} axes={state.axes} onaxes={on_axes} />
                     }
                     <Patches repair={state.repair.clone()} {can_repair} onrepair={on_repair}
                         onstop={on_stop_repair} onapply={on_apply} />
+                    if let Some(st) = &state.student {
+                        <FixPanel draft={st.fix_draft.clone()} origin={st.fix_origin} {working} busy={state.busy}
+                            checked={st.checked.clone()} exported={st.exported.clone()}
+                            onedit={on_fix} onreport={on_report} onprint={on_print} />
+                    }
                 } else {
                     <section class="panel intro">
                         <h2>{ "How it works" }</h2>
@@ -443,6 +696,7 @@ fn app() -> Html {
                 }
             </div>
         </main>
+        }
         </>
     }
 }

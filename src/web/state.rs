@@ -1,9 +1,14 @@
 //! The page's state and its reducer: every user action and worker answer is an [`Action`]; side effects live in the components.
 
+use crate::exercise::class::ClassSummary;
+use crate::exercise::report::FixOrigin;
+use crate::exercise::task::ReportPurpose;
+use crate::exercise::{Exercise, Report};
 use crate::lang::compile;
 use crate::session::examples;
 use crate::session::protocol::{LoopView, PatchView, RepairProgress};
-use crate::session::{Answer, InputRange, Session, Verdict};
+use crate::session::{Answer, InputRange, Session, Settings, Verdict};
+use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 use yew::Reducible;
 
@@ -86,6 +91,127 @@ pub struct AppState {
     pub theme: Theme,
     /// The plot's axes (oracle variable indices).
     pub axes: (usize, usize),
+    /// Which page is shown.
+    pub page: Page,
+    /// Student mode: the exercise being worked on (the session above is the student's).
+    pub student: Option<Student>,
+    /// The exercise being authored.
+    pub author: Exercise,
+    /// The last exercise link made from the draft (the fragment after `#x=`).
+    pub author_link: Option<String>,
+    /// The teacher's imported reports.
+    pub class: ClassState,
+}
+
+/// The pages of the app (the student works on the playground page).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Page {
+    /// The playground (and student mode).
+    Playground,
+    /// Author an exercise.
+    Author,
+    /// Import a class's reports.
+    Teacher,
+}
+
+impl Page {
+    /// The URL fragment that opens this page (`None` for the playground).
+    pub fn fragment(self) -> Option<&'static str> {
+        match self {
+            Page::Playground => None,
+            Page::Author => Some("#author"),
+            Page::Teacher => Some("#teacher"),
+        }
+    }
+
+    /// The page a fragment names.
+    pub fn from_fragment(hash: &str) -> Option<Page> {
+        [Page::Author, Page::Teacher]
+            .into_iter()
+            .find(|p| p.fragment() == Some(hash))
+    }
+}
+
+/// A student's work on one exercise as saved (per tab and exercise, so opening another
+/// exercise never overwrites it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StudentWork {
+    /// The exercise.
+    pub exercise: Exercise,
+    /// The student's session on the buggy program.
+    pub session: Session,
+    /// The fix being written (starts as the buggy program).
+    pub fix_draft: String,
+    /// Where the draft came from (an applied patch, or the student's typing).
+    pub fix_origin: FixOrigin,
+    /// Time spent so far, as the page measured it.
+    pub time_spent_ms: u64,
+}
+
+impl StudentWork {
+    /// Work on `exercise` from the start: the loop starts on the buggy program at once.
+    pub fn fresh(exercise: Exercise) -> StudentWork {
+        let mut session = exercise.session();
+        session.started = true;
+        StudentWork {
+            fix_draft: exercise.buggy.clone(),
+            fix_origin: FixOrigin::Hand,
+            exercise,
+            session,
+            time_spent_ms: 0,
+        }
+    }
+}
+
+/// Student mode's state besides the session.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Student {
+    /// The exercise.
+    pub exercise: Exercise,
+    /// The fix being written.
+    pub fix_draft: String,
+    /// Where the draft came from.
+    pub fix_origin: FixOrigin,
+    /// Time spent so far.
+    pub time_spent_ms: u64,
+    /// A teacher's preview: nothing is saved.
+    pub preview: bool,
+    /// The worker is building a report (check or export).
+    pub working: Option<ReportPurpose>,
+    /// The last fix check (its report), for the current draft.
+    pub checked: Option<Report>,
+    /// The last exported report.
+    pub exported: Option<Report>,
+}
+
+/// The teacher page's state.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ClassState {
+    /// The worker is verifying files.
+    pub loading: bool,
+    /// The last import.
+    pub summary: Option<ClassSummary>,
+}
+
+/// A field of the exercise draft.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuthorField {
+    /// Title.
+    Title,
+    /// Instructions.
+    Instructions,
+    /// The buggy program.
+    Buggy,
+    /// The reference program.
+    Reference,
+    /// The failing input.
+    Failing,
+    /// Label budget.
+    Budget,
+    /// Committee size.
+    Committee,
+    /// Seed.
+    Seed,
 }
 
 /// What can happen.
@@ -147,6 +273,30 @@ pub enum Action {
     SetTheme(Theme),
     /// Plot axes.
     SetAxes(usize, usize),
+    /// Show a page.
+    ShowPage(Page),
+    /// Open an exercise in student mode (saved work, or fresh); `preview` saves nothing.
+    OpenExercise(Box<StudentWork>, bool),
+    /// Leave student mode for the playground with its saved session.
+    LeaveExercise(Session),
+    /// The fix draft changed (typed by the student).
+    EditFix(String),
+    /// The worker builds a report (check fix or export).
+    ReportRequested(ReportPurpose),
+    /// The worker built a report.
+    ReportReady(ReportPurpose, Box<Report>),
+    /// Time passed with the exercise on screen (ms, measured by the page).
+    TimePassed(u64),
+    /// An exercise draft field changed.
+    EditAuthor(AuthorField, String),
+    /// A range of the draft changed.
+    EditAuthorRange(usize, String, String),
+    /// Validate the draft and make its link.
+    MakeLink,
+    /// The teacher imports report files (the worker verifies them).
+    ClassLoading,
+    /// The verified class.
+    ClassImported(ClassSummary),
 }
 
 impl AppState {
@@ -162,7 +312,57 @@ impl AppState {
             repair: RepairState::Idle,
             theme,
             axes: (0, 1),
+            page: Page::Playground,
+            student: None,
+            author: AppState::default_draft(),
+            author_link: None,
+            class: ClassState::default(),
         }
+    }
+
+    /// The first gallery exercise as a draft to edit.
+    pub fn default_draft() -> Exercise {
+        crate::exercise::gallery::exercises()
+            .into_iter()
+            .next()
+            .map(|g| g.exercise)
+            .unwrap_or_else(|| Exercise {
+                version: crate::exercise::EXERCISE_VERSION,
+                title: String::new(),
+                instructions: String::new(),
+                buggy: String::new(),
+                reference: String::new(),
+                failing_input: String::new(),
+                ranges: Vec::new(),
+                settings: Settings::default(),
+            })
+    }
+
+    /// What student mode saves (`None` outside it and in a preview).
+    pub fn student_work(&self) -> Option<StudentWork> {
+        let st = self.student.as_ref().filter(|st| !st.preview)?;
+        Some(StudentWork {
+            exercise: st.exercise.clone(),
+            session: self.session.clone(),
+            fix_draft: st.fix_draft.clone(),
+            fix_origin: st.fix_origin,
+            time_spent_ms: st.time_spent_ms,
+        })
+    }
+
+    /// The exercise's session from the start (answers dropped), loop started.
+    fn restart_exercise(&mut self) -> bool {
+        let Some(st) = &self.student else {
+            return false;
+        };
+        let fresh = StudentWork::fresh(st.exercise.clone()).session;
+        let student = self.student.take();
+        self.replace(fresh);
+        self.student = student.map(|st| Student {
+            checked: None,
+            ..st
+        });
+        true
     }
 
     /// The first example, not started.
@@ -182,7 +382,9 @@ impl AppState {
         self.axes = (0, 1);
     }
 
+    /// Replaces the session (and leaves student mode: the caller re-enters it).
     fn replace(&mut self, session: Session) {
+        self.student = None;
         self.busy = session.started;
         self.session = session;
         self.error = None;
@@ -190,6 +392,23 @@ impl AppState {
         let keep_busy = self.busy;
         self.reset_round();
         self.busy = keep_busy;
+    }
+}
+
+/// Applies a settings text box (label budget, committee or seed); text that does not
+/// read as a number changes nothing.
+fn set_setting(settings: &mut Settings, field: AuthorField, text: &str) {
+    use crate::session::limits::{MAX_COMMITTEE, MAX_LABEL_BUDGET};
+    let n = text.trim().parse::<u64>();
+    match (field, n) {
+        (AuthorField::Budget, Ok(n)) => {
+            settings.label_budget = (n as usize).clamp(1, MAX_LABEL_BUDGET)
+        }
+        (AuthorField::Committee, Ok(n)) => {
+            settings.committee = (n as usize).clamp(1, MAX_COMMITTEE)
+        }
+        (AuthorField::Seed, Ok(n)) => settings.seed = n,
+        _ => {}
     }
 }
 
@@ -217,7 +436,6 @@ impl Reducible for AppState {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut s = (*self).clone();
-        use crate::session::limits::{MAX_COMMITTEE, MAX_LABEL_BUDGET};
         match action {
             Action::EditProgram(t) if s.editable() => s.session.program = t,
             Action::EditFailing(t) if s.editable() => s.session.failing_input = t,
@@ -228,19 +446,13 @@ impl Reducible for AppState {
                 set_range(&mut s.session.ranges, i, &min, &max)
             }
             Action::EditBudget(t) if s.editable() => {
-                if let Ok(n) = t.trim().parse::<usize>() {
-                    s.session.settings.label_budget = n.clamp(1, MAX_LABEL_BUDGET);
-                }
+                set_setting(&mut s.session.settings, AuthorField::Budget, &t)
             }
             Action::EditCommittee(t) if s.editable() => {
-                if let Ok(n) = t.trim().parse::<usize>() {
-                    s.session.settings.committee = n.clamp(1, MAX_COMMITTEE);
-                }
+                set_setting(&mut s.session.settings, AuthorField::Committee, &t)
             }
             Action::EditSeed(t) if s.editable() => {
-                if let Ok(n) = t.trim().parse::<u64>() {
-                    s.session.settings.seed = n;
-                }
+                set_setting(&mut s.session.settings, AuthorField::Seed, &t)
             }
             Action::Start if s.editable() => match compile(&s.session.program) {
                 Err(e) => {
@@ -281,6 +493,7 @@ impl Reducible for AppState {
                 s.session.stopped = true;
                 s.busy = true;
             }
+            Action::EditAgain if s.restart_exercise() => {}
             Action::EditAgain => {
                 s.session.started = false;
                 s.session.answers.clear();
@@ -294,6 +507,7 @@ impl Reducible for AppState {
                     s.replace(fresh);
                 }
             }
+            Action::Reset if s.restart_exercise() => {}
             Action::Reset => {
                 let fresh = s
                     .session
@@ -314,6 +528,10 @@ impl Reducible for AppState {
             }
             Action::Failed(message) => {
                 s.busy = false;
+                s.class.loading = false;
+                if let Some(st) = &mut s.student {
+                    st.working = None;
+                }
                 if matches!(s.repair, RepairState::Running(_)) {
                     s.repair = RepairState::Idle;
                 }
@@ -337,6 +555,14 @@ impl Reducible for AppState {
             }
             Action::RepairFinished(patches, stop) => s.repair = RepairState::Done { patches, stop },
             Action::RepairStopped => s.repair = RepairState::Stopped,
+            Action::ApplyPatch(source) if s.student.is_some() => {
+                // A student's patch becomes the fix to check, not a new round.
+                if let Some(st) = &mut s.student {
+                    st.fix_draft = source;
+                    st.fix_origin = FixOrigin::Repair;
+                    st.checked = None;
+                }
+            }
             Action::ApplyPatch(source) => {
                 let mut next = s.session.clone();
                 next.program = source;
@@ -347,6 +573,97 @@ impl Reducible for AppState {
             }
             Action::SetTheme(t) => s.theme = t,
             Action::SetAxes(a, b) => s.axes = (a, b),
+            Action::ShowPage(page) => {
+                s.page = page;
+                s.error = None;
+            }
+            Action::OpenExercise(work, preview) => {
+                let StudentWork {
+                    exercise,
+                    session,
+                    fix_draft,
+                    fix_origin,
+                    time_spent_ms,
+                } = *work;
+                s.replace(session);
+                s.page = Page::Playground;
+                s.student = Some(Student {
+                    exercise,
+                    fix_draft,
+                    fix_origin,
+                    time_spent_ms,
+                    preview,
+                    working: None,
+                    checked: None,
+                    exported: None,
+                });
+            }
+            Action::LeaveExercise(session) => {
+                let preview = s.student.as_ref().is_some_and(|st| st.preview);
+                s.replace(session);
+                if preview {
+                    s.page = Page::Author;
+                }
+            }
+            Action::EditFix(text) => {
+                if let Some(st) = &mut s.student {
+                    st.fix_draft = text;
+                    st.fix_origin = FixOrigin::Hand;
+                    st.checked = None;
+                }
+            }
+            Action::ReportRequested(purpose) => match &mut s.student {
+                Some(st) if st.working.is_none() => st.working = Some(purpose),
+                _ => return self,
+            },
+            Action::ReportReady(purpose, report) => {
+                if let Some(st) = &mut s.student {
+                    st.working = None;
+                    match purpose {
+                        ReportPurpose::CheckFix => st.checked = Some(*report),
+                        ReportPurpose::Export => st.exported = Some(*report),
+                    }
+                }
+            }
+            Action::TimePassed(ms) => match &mut s.student {
+                Some(st) if !st.preview => st.time_spent_ms = st.time_spent_ms.saturating_add(ms),
+                _ => return self,
+            },
+            Action::EditAuthor(field, text) => {
+                let a = &mut s.author;
+                match field {
+                    AuthorField::Title => a.title = text,
+                    AuthorField::Instructions => a.instructions = text,
+                    AuthorField::Buggy => a.buggy = text,
+                    AuthorField::Reference => a.reference = text,
+                    AuthorField::Failing => a.failing_input = text,
+                    AuthorField::Budget | AuthorField::Committee | AuthorField::Seed => {
+                        set_setting(&mut a.settings, field, &text)
+                    }
+                }
+                s.author_link = None;
+            }
+            Action::EditAuthorRange(i, min, max) => {
+                set_range(&mut s.author.ranges, i, &min, &max);
+                s.author_link = None;
+            }
+            Action::MakeLink => match s.author.validate() {
+                Ok(()) => {
+                    s.error = None;
+                    s.author_link = Some(s.author.encode_link());
+                }
+                Err(e) => {
+                    s.error = Some(format!("The exercise cannot be made: {e}"));
+                    s.author_link = None;
+                }
+            },
+            Action::ClassLoading => s.class.loading = true,
+            Action::ClassImported(summary) => {
+                s.class = ClassState {
+                    loading: false,
+                    summary: Some(summary),
+                }
+            }
             _ => return self,
         }
         Rc::new(s)

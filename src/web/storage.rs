@@ -1,5 +1,7 @@
 //! Browser persistence: the session in localStorage per tab, the theme, share-link URLs and the page's fragment.
 
+use super::state::StudentWork;
+use crate::exercise::{Exercise, ExerciseError};
 use crate::session::{decode_json, decode_link, encode_json, encode_link, Session, SessionError};
 
 /// sessionStorage key of this tab's id (survives reload, new per tab).
@@ -8,6 +10,14 @@ const TAB_KEY: &str = "fixloop-tab";
 const SESSION_PREFIX: &str = "fixloop-session-";
 /// localStorage key naming the tab that saved last (a new tab starts from its session).
 const LAST_KEY: &str = "fixloop-last-tab";
+/// localStorage key prefix of a student's work (then the tab id and the exercise id).
+const WORK_PREFIX: &str = "fixloop-work-";
+/// sessionStorage key of the exercise this tab is working on (student mode survives reload).
+const CURRENT_EXERCISE_KEY: &str = "fixloop-current-exercise";
+/// localStorage key prefix of a tab's exercise draft.
+const DRAFT_PREFIX: &str = "fixloop-draft-";
+/// The fragment prefix of exercise links.
+pub const EXERCISE_PREFIX: &str = "#x=";
 /// localStorage key of the theme choice.
 const THEME_KEY: &str = "fixloop-theme";
 /// The fragment prefix of share links.
@@ -17,6 +27,10 @@ pub const LONG_LINK_CHARS: usize = 2000;
 
 fn local() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
+}
+
+fn tab_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok()?
 }
 
 fn tab_id() -> String {
@@ -107,22 +121,12 @@ pub fn open_link(fragment: &str) -> Result<Session, SessionError> {
 
 /// Removes the fragment from the address bar (the session is in storage now).
 pub fn clear_fragment() {
-    if let Some(window) = web_sys::window() {
-        if let (Ok(history), Ok(path)) = (window.history(), window.location().pathname()) {
-            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
-        }
-    }
+    set_fragment(None)
 }
 
 /// The full share URL of a session.
 pub fn share_url(session: &Session) -> String {
-    let base = web_sys::window()
-        .and_then(|w| {
-            let l = w.location();
-            Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))
-        })
-        .unwrap_or_default();
-    format!("{base}{LINK_PREFIX}{}", encode_link(session))
+    format!("{}{LINK_PREFIX}{}", page_base(), encode_link(session))
 }
 
 /// Copies text to the clipboard (best effort: the link is also shown on the page).
@@ -132,11 +136,135 @@ pub fn copy_to_clipboard(text: &str) {
     }
 }
 
-/// A `blob:` URL holding the session as JSON (for the download link).
-pub fn json_download_url(session: &Session) -> Option<String> {
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(&encode_json(session)));
+/// Downloads the session as a JSON file.
+pub fn download_session(session: &Session) {
+    download_text(
+        "fixloop-session.json",
+        "application/json",
+        &encode_json(session),
+    )
+}
+
+fn work_key(exercise_id: &str) -> String {
+    format!("{WORK_PREFIX}{}-{exercise_id}", tab_id())
+}
+
+/// This tab's saved work on the exercise with this id; a corrupt entry is an error
+/// (and is left in place).
+pub fn load_work(exercise_id: &str) -> Result<Option<StudentWork>, String> {
+    let Some(text) = local().and_then(|s| s.get_item(&work_key(exercise_id)).ok().flatten()) else {
+        return Ok(None);
+    };
+    serde_json::from_str::<StudentWork>(&text)
+        .map(Some)
+        .map_err(|e| format!("the saved work on this exercise could not be read: {e}"))
+}
+
+/// Saves a student's work (under the tab and the exercise) and marks the exercise as
+/// this tab's current one.
+pub fn save_work(work: &StudentWork) -> Result<(), String> {
+    let storage = local().ok_or("this browser has no localStorage: the work is not saved")?;
+    let id = work.exercise.id();
+    let text = serde_json::to_string(work).map_err(|e| e.to_string())?;
+    storage
+        .set_item(&work_key(&id), &text)
+        .map_err(|_| "the browser refused to save your work (storage full?)".to_string())?;
+    if let Some(tab) = tab_storage() {
+        let _ = tab.set_item(CURRENT_EXERCISE_KEY, &id);
+    }
+    Ok(())
+}
+
+/// The work this tab was doing at its last save, if it was an exercise.
+pub fn current_work() -> Result<Option<StudentWork>, String> {
+    match tab_storage().and_then(|t| t.get_item(CURRENT_EXERCISE_KEY).ok().flatten()) {
+        Some(id) => load_work(&id),
+        None => Ok(None),
+    }
+}
+
+/// Student mode was left: a reload opens the playground.
+pub fn clear_current_work() {
+    if let Some(tab) = tab_storage() {
+        let _ = tab.remove_item(CURRENT_EXERCISE_KEY);
+    }
+}
+
+/// This tab's exercise draft, if any.
+pub fn load_draft() -> Option<Exercise> {
+    let text = local()?
+        .get_item(&format!("{DRAFT_PREFIX}{}", tab_id()))
+        .ok()
+        .flatten()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Saves the exercise draft (best effort).
+pub fn save_draft(draft: &Exercise) {
+    if let (Some(storage), Ok(text)) = (local(), serde_json::to_string(draft)) {
+        let _ = storage.set_item(&format!("{DRAFT_PREFIX}{}", tab_id()), &text);
+    }
+}
+
+/// The exercise link in the page's URL, if any (`Some(Err)` when it is damaged).
+pub fn exercise_fragment() -> Option<Result<Exercise, ExerciseError>> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    hash.strip_prefix(EXERCISE_PREFIX)
+        .map(Exercise::decode_link)
+}
+
+/// The page's fragment as it is (`#author`, `#teacher`, ...).
+pub fn fragment() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// Shows `fragment` in the address bar (or none) without navigating.
+pub fn set_fragment(fragment: Option<&str>) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if let (Ok(history), Ok(path)) = (window.history(), window.location().pathname()) {
+        let url = format!("{path}{}", fragment.unwrap_or(""));
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// The page's address without a fragment (the base of share and exercise links).
+pub fn page_base() -> String {
+    web_sys::window()
+        .and_then(|w| {
+            let l = w.location();
+            Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))
+        })
+        .unwrap_or_default()
+}
+
+/// The full link of an exercise fragment.
+pub fn exercise_url(fragment: &str) -> String {
+    format!("{}{EXERCISE_PREFIX}{fragment}", page_base())
+}
+
+/// Downloads `text` as a file named `file_name` of type `mime` (a `blob:` URL behind a
+/// temporary link: no inline script, nothing leaves the browser).
+pub fn download_text(file_name: &str, mime: &str, text: &str) {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/json");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
-    web_sys::Url::create_object_url_with_blob(&blob).ok()
+    options.set_type(mime);
+    let Some(url) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+        .ok()
+        .and_then(|blob| web_sys::Url::create_object_url_with_blob(&blob).ok())
+    else {
+        return;
+    };
+    let anchor = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("a").ok())
+        .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlAnchorElement>(e).ok());
+    if let Some(a) = anchor {
+        a.set_href(&url);
+        a.set_download(file_name);
+        a.click();
+    }
 }

@@ -1,0 +1,250 @@
+//! A class's reports summarised for the teacher: one row per file (re-verified), label accuracy, how many fixed the bug, and the inputs most often answered wrongly.
+
+use super::report::Report;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Most report files read at once.
+pub const MAX_REPORT_FILES: usize = 200;
+
+/// How many common wrong answers the summary lists.
+pub const COMMON_WRONG_SHOWN: usize = 5;
+
+/// A fix's figures as the table shows them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FixFigures {
+    /// The fix agrees with the reference on every input checked.
+    pub all_pass: bool,
+    /// Labelled inputs passed.
+    pub labelled_passed: usize,
+    /// Labelled inputs.
+    pub labelled_total: usize,
+    /// Fresh inputs passed.
+    pub fresh_passed: usize,
+    /// Fresh inputs checked.
+    pub fresh_total: usize,
+}
+
+/// One report file, read and re-verified.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReportRow {
+    /// The file name (reports carry no student name: the file names the student).
+    pub file: String,
+    /// Why the file could not be read (then every other field is empty).
+    pub error: Option<String>,
+    /// The exercise's title.
+    pub title: String,
+    /// The exercise id.
+    pub exercise_id: String,
+    /// Right verdicts.
+    pub right: usize,
+    /// Verdicts given.
+    pub total: usize,
+    /// The handed-in fix, if any.
+    pub fix: Option<FixFigures>,
+    /// Every figure recomputed to the value in the report.
+    pub genuine: bool,
+    /// What did not recompute (empty when genuine).
+    pub problems: Vec<String>,
+    /// Time spent as the student's page measured it.
+    pub time_spent_ms: u64,
+}
+
+impl ReportRow {
+    /// Right answers as a share of answers given (`None` without answers or when unreadable).
+    pub fn label_accuracy(&self) -> Option<f64> {
+        (self.error.is_none() && self.total > 0).then(|| self.right as f64 / self.total as f64)
+    }
+
+    /// The handed-in fix agrees with the reference everywhere it was checked.
+    pub fn fixed(&self) -> bool {
+        self.fix.as_ref().is_some_and(|f| f.all_pass)
+    }
+}
+
+/// An input many students labelled wrongly.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WrongAnswer {
+    /// The exercise's title.
+    pub title: String,
+    /// The input.
+    pub input: String,
+    /// How many reports answered it wrongly.
+    pub times: usize,
+    /// The reference's (correct) output on it.
+    pub reference_output: String,
+}
+
+/// The class at a glance.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ClassSummary {
+    /// One row per file, in the order given.
+    pub rows: Vec<ReportRow>,
+    /// Files beyond [`MAX_REPORT_FILES`] that were not read.
+    pub skipped: usize,
+    /// The inputs most often answered wrongly (most first), at most [`COMMON_WRONG_SHOWN`].
+    pub common_wrong: Vec<WrongAnswer>,
+}
+
+impl ClassSummary {
+    /// Reads and re-verifies every report file (`(name, text)`); an unreadable file gets
+    /// a row with its error.
+    pub fn from_files(files: &[(String, String)]) -> ClassSummary {
+        let mut summary = ClassSummary {
+            skipped: files.len().saturating_sub(MAX_REPORT_FILES),
+            ..ClassSummary::default()
+        };
+        let mut wrong: BTreeMap<(String, String), WrongAnswer> = BTreeMap::new();
+        for (file, text) in files.iter().take(MAX_REPORT_FILES) {
+            let report = match Report::from_json(text) {
+                Ok(r) => r,
+                Err(e) => {
+                    summary.rows.push(ReportRow {
+                        file: file.clone(),
+                        error: Some(e.to_string()),
+                        title: String::new(),
+                        exercise_id: String::new(),
+                        right: 0,
+                        total: 0,
+                        fix: None,
+                        genuine: false,
+                        problems: Vec::new(),
+                        time_spent_ms: 0,
+                    });
+                    continue;
+                }
+            };
+            let verification = report.verify(None);
+            for a in report.answers.iter().filter(|a| a.right == Some(false)) {
+                wrong
+                    .entry((report.exercise_id.clone(), a.input.clone()))
+                    .or_insert_with(|| WrongAnswer {
+                        title: report.exercise.title.clone(),
+                        input: a.input.clone(),
+                        times: 0,
+                        reference_output: a.reference_output.clone(),
+                    })
+                    .times += 1;
+            }
+            summary.rows.push(ReportRow {
+                file: file.clone(),
+                error: None,
+                title: report.exercise.title.clone(),
+                exercise_id: report.exercise_id.clone(),
+                right: report.score.right,
+                total: report.score.total,
+                fix: report.fix.as_ref().map(|f| FixFigures {
+                    all_pass: f.first_difference.is_none(),
+                    labelled_passed: f.labelled_passed,
+                    labelled_total: f.labelled_total,
+                    fresh_passed: f.fresh_passed,
+                    fresh_total: f.fresh_total,
+                }),
+                genuine: verification.is_genuine(),
+                problems: verification.problems,
+                time_spent_ms: report.time_spent_ms,
+            });
+        }
+        let mut common: Vec<WrongAnswer> = wrong.into_values().collect();
+        // Most often first; ties in a stable order (title, then input).
+        common.sort_by(|a, b| {
+            b.times
+                .cmp(&a.times)
+                .then_with(|| a.title.cmp(&b.title))
+                .then_with(|| a.input.cmp(&b.input))
+        });
+        common.truncate(COMMON_WRONG_SHOWN);
+        summary.common_wrong = common;
+        summary
+    }
+
+    /// Readable reports.
+    pub fn readable(&self) -> usize {
+        self.rows.iter().filter(|r| r.error.is_none()).count()
+    }
+
+    /// Readable reports whose fix passes everywhere.
+    pub fn fixed(&self) -> usize {
+        self.rows.iter().filter(|r| r.fixed()).count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exercise::report::{FixOrigin, Work};
+    use crate::exercise::tests::max_exercise;
+    use crate::exercise::Exercise;
+    use crate::session::{Answer, Session, Verdict};
+
+    /// A student who answers the first `n` questions, flipping the verdict where `wrong(i)`.
+    fn answered(exercise: &Exercise, n: usize, wrong: impl Fn(usize) -> bool) -> Session {
+        let mut s = exercise.session();
+        s.started = true;
+        let grader = exercise.grader().expect("compiles");
+        let mut active = crate::session::replay::fresh_loop(&s).expect("starts");
+        for i in 0..n {
+            let crate::active::Step::Ask(q) = active.next_step() else {
+                break;
+            };
+            let said = grader.truth(&q.input).bug != wrong(i);
+            s.answers.push(Answer {
+                input: crate::active::num::format_input(&q.input),
+                verdict: if said { Verdict::Bug } else { Verdict::Ok },
+                expected: None,
+            });
+            active
+                .answer(crate::active::Label {
+                    bug: said,
+                    expected: None,
+                })
+                .expect("pending");
+        }
+        s
+    }
+
+    fn report_json(e: &Exercise, s: &Session, fix: Option<&str>) -> String {
+        let work = Work {
+            session: s,
+            fix: fix.map(|f| (FixOrigin::Hand, f)),
+            fresh: 30,
+            time_spent_ms: 60_000,
+        };
+        Report::build(e, &work).expect("builds").to_json()
+    }
+
+    #[test]
+    fn rows_accuracy_fixed_share_tampering_and_common_wrong_answers() {
+        let e = max_exercise();
+        let all_right = answered(&e, 3, |_| false);
+        let first_wrong = answered(&e, 3, |i| i == 0);
+        let good = report_json(&e, &all_right, Some(&e.reference));
+        let partial = report_json(&e, &first_wrong, None);
+        let also_wrong = report_json(&e, &first_wrong, Some(&e.buggy));
+        // A student who claims every answer was right.
+        let mut forged: serde_json::Value = serde_json::from_str(&also_wrong).expect("json");
+        forged["score"]["right"] = forged["score"]["total"].clone();
+        let files = vec![
+            ("ana.json".to_string(), good),
+            ("ben.json".to_string(), partial),
+            ("cy.json".to_string(), forged.to_string()),
+            ("junk.json".to_string(), "{not json".to_string()),
+        ];
+        let class = ClassSummary::from_files(&files);
+        assert_eq!(class.rows.len(), 4);
+        assert_eq!(class.readable(), 3);
+        let [ana, ben, cy, junk] = &class.rows[..] else {
+            panic!("four rows")
+        };
+        assert!(ana.genuine && ana.fixed() && ana.label_accuracy() == Some(1.0));
+        assert!(ben.genuine && ben.fix.is_none() && ben.label_accuracy() < Some(1.0));
+        assert!(!cy.genuine && !cy.problems.is_empty(), "{cy:?}");
+        assert!(!cy.fixed(), "the buggy program is no fix");
+        assert!(junk.error.is_some() && junk.label_accuracy().is_none());
+        assert_eq!(class.fixed(), 1);
+        // Ben and Cy both got the first question wrong.
+        let top = class.common_wrong.first().expect("a wrong answer");
+        assert_eq!(top.times, 2);
+        assert_eq!(top.input, first_wrong.answers[0].input);
+    }
+}

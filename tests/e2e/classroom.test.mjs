@@ -1,0 +1,331 @@
+// End-to-end: a teacher authors an exercise and makes its link; students open it in fresh contexts, label (some answers wrong on purpose), fix by hand, export reports; the teacher imports three reports.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { serveDist, launchBrowser, screenshots } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const STEP = 90000;
+
+const BUGGY = `#include <stdio.h>
+
+int main(void) {
+    int a, b;
+    scanf("%d %d", &a, &b);
+    if (a > b)
+        printf("%d\\n", a);
+    else
+        printf("%d\\n", a);
+    return 0;
+}
+`;
+const REFERENCE = BUGGY.replace('printf("%d\\n", a);\n    return', 'printf("%d\\n", b);\n    return');
+assert.notEqual(REFERENCE, BUGGY);
+
+/** The correct output, computed here from the query's input. */
+function larger(input) {
+  const [a, b] = input.trim().split(/\s+/).map(Number);
+  return String(Math.max(a, b));
+}
+
+/** Waits for a question or the end; returns the query's input or null when finished. */
+async function nextQuery(page) {
+  await page.locator('.query[data-query-input], [data-testid=finished]').first().waitFor({ timeout: STEP });
+  const q = page.locator('.query[data-query-input]');
+  return (await q.count()) ? q.getAttribute('data-query-input') : null;
+}
+
+/**
+ * Labels every question; `wrongAt(i)` says which answers to get wrong on purpose.
+ * Checks that each answer is marked right or wrong as it should be; returns the marks.
+ */
+async function labelAll(page, wrongAt, { typeOutputs = false } = {}) {
+  const marks = [];
+  while (await nextQuery(page)) {
+    const q = page.locator('.query[data-query-input]');
+    const input = await q.getAttribute('data-query-input');
+    const output = (await q.getAttribute('data-query-output')).trim();
+    const bug = output !== larger(input);
+    const wrong = wrongAt(marks.length);
+    const sayBug = wrong ? !bug : bug;
+    if (sayBug && typeOutputs) await page.getByLabel('Correct output (optional, for Bug)').fill(larger(input));
+    await page.getByRole('button', { name: sayBug ? 'Bug' : 'Not a bug', exact: true }).click();
+    marks.push(!wrong);
+    const checked = page.locator('.checked-answers li');
+    await page.waitForFunction((n) => document.querySelectorAll('.checked-answers li').length === n, marks.length, { timeout: STEP });
+    const last = checked.nth(marks.length - 1);
+    assert.equal(await last.getAttribute('data-right'), String(!wrong), `answer ${marks.length} on ${input}`);
+    const text = await last.textContent();
+    assert.match(text, wrong ? /Wrong/ : /Right/, 'marked in text, not colour only');
+    assert.ok(text.includes(`Correct output: ${larger(input)}`), `the correct output is shown: ${text}`);
+    if (sayBug && typeOutputs) assert.match(text, /your output matches/);
+    await page.waitForFunction(() => !document.querySelector('.working'), null, { timeout: STEP });
+  }
+  return marks;
+}
+
+async function score(page) {
+  const s = page.getByTestId('score');
+  return [Number(await s.getAttribute('data-right')), Number(await s.getAttribute('data-total'))];
+}
+
+async function exportReport(page) {
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: STEP }),
+    page.getByRole('button', { name: 'Export report' }).click(),
+  ]);
+  assert.match(download.suggestedFilename(), /^fixloop-report-[0-9a-f]{16}\.json$/);
+  return readFile(await download.path(), 'utf8');
+}
+
+async function savedWork(page) {
+  return page.evaluate(() => Object.fromEntries(Object.keys(localStorage).filter((k) => k.startsWith('fixloop-work-')).map((k) => [k, localStorage.getItem(k)])));
+}
+
+let exerciseUrl;
+const reports = [];
+
+test('a teacher authors an exercise: validation errors, preview, and a link that says the reference is inside', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Author exercise' }).click();
+  await page.getByLabel('Title').fill('Larger of two');
+  await page.getByLabel('Instructions').fill('The program should print the larger number. Find when it does not, then fix it.');
+  await page.getByLabel('Buggy program').fill(BUGGY);
+  await page.getByLabel('Reference program').fill('int main( {');
+  await page.getByLabel('Failing input').fill('1 5');
+  await page.locator('details.ranges summary').click();
+  for (const n of [1, 2]) {
+    await page.getByLabel(`x${n} minimum`).fill('-50');
+    await page.getByLabel(`x${n} maximum`).fill('50');
+  }
+  await page.getByLabel('Label budget').fill('5');
+  await page.getByLabel('Committee size').fill('3');
+  await page.getByLabel('Seed').fill('11');
+  await page.getByRole('button', { name: 'Make link' }).click();
+  const alert = page.getByRole('alert');
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /reference program does not compile/);
+  assert.equal(await page.locator('[data-exercise-url]').count(), 0, 'no link for a broken exercise');
+  await page.screenshot({ path: join(screenshots, 'classroom-author-error.png'), fullPage: true });
+
+  await page.getByLabel('Reference program').fill(REFERENCE);
+  await page.getByRole('button', { name: 'Preview' }).click();
+  await page.getByTestId('exercise-title').waitFor();
+  assert.equal(await page.getByTestId('exercise-title').textContent(), 'Larger of two');
+  await nextQuery(page);
+  await page.screenshot({ path: join(screenshots, 'classroom-preview.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Back to authoring' }).click();
+  assert.equal(await page.getByLabel('Reference program').inputValue(), REFERENCE, 'the draft is kept');
+
+  await page.getByRole('button', { name: 'Make link' }).click();
+  exerciseUrl = await page.locator('[data-exercise-url]').getAttribute('data-exercise-url');
+  assert.match(exerciseUrl, /#x=[A-Za-z0-9_-]+$/);
+  assert.match(await page.locator('main.author').textContent(), /hidden from view, not secret/);
+  await page.screenshot({ path: join(screenshots, 'classroom-author-link.png'), fullPage: true });
+  await context.close();
+});
+
+test('a student labels with wrong answers, sees them marked, fixes by hand, reloads, and exports the report', async () => {
+  assert.ok(exerciseUrl, 'the author test ran first');
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  await page.goto(exerciseUrl);
+  await page.getByTestId('exercise-title').waitFor();
+  assert.equal(await page.getByTestId('exercise-title').textContent(), 'Larger of two');
+  assert.match(await page.getByRole('region', { name: 'Exercise' }).textContent(), /print the larger number/);
+  assert.equal(await page.getByLabel('Program').inputValue(), BUGGY, 'the loop runs on the buggy program');
+  assert.ok(!(await page.content()).includes('printf("%d\\n", b)'), 'the reference is not on the page');
+
+  const marks = await labelAll(page, (i) => i === 0 || i === 2);
+  assert.ok(marks.length >= 3, `the loop asked ${marks.length} questions`);
+  const wrong = marks.filter((m) => !m).length;
+  assert.deepEqual(await score(page), [marks.length - wrong, marks.length]);
+  assert.equal(await page.locator('.checked-answers li[data-right=false]').count(), wrong);
+  await page.screenshot({ path: join(screenshots, 'classroom-student-marked.png'), fullPage: true });
+
+  // The buggy program as a "fix": it still differs, and the page says where.
+  await page.getByRole('button', { name: 'Check fix' }).click();
+  const result = page.getByTestId('fix-result');
+  await result.waitFor({ timeout: STEP });
+  assert.equal(await result.getAttribute('data-all-pass'), 'false');
+  assert.match(await result.textContent(), /First input where it still differs/);
+
+  await page.getByLabel('Your fix').fill(REFERENCE);
+  await page.getByRole('button', { name: 'Check fix' }).click();
+  await page.locator('[data-testid=fix-result][data-all-pass=true]').waitFor({ timeout: STEP });
+  const labelled = [await result.getAttribute('data-labelled-passed'), await result.getAttribute('data-labelled-total')].map(Number);
+  const fresh = [await result.getAttribute('data-fresh-passed'), await result.getAttribute('data-fresh-total')].map(Number);
+  assert.equal(labelled[0], labelled[1]);
+  assert.equal(labelled[1], marks.length);
+  assert.ok(fresh[1] > 0 && fresh[0] === fresh[1], `fresh ${fresh}`);
+  await page.screenshot({ path: join(screenshots, 'classroom-student-fixed.png'), fullPage: true });
+
+  // Reload: nothing is lost.
+  const saved = await savedWork(page);
+  assert.equal(Object.keys(saved).length, 1);
+  await page.reload();
+  await page.getByTestId('exercise-title').waitFor();
+  await nextQuery(page);
+  assert.deepEqual(await score(page), [marks.length - wrong, marks.length], 'the score survives a reload');
+  assert.equal(await page.getByLabel('Your fix').inputValue(), REFERENCE, 'the fix survives a reload');
+
+  // A damaged exercise link: an alert, and the saved work is untouched.
+  for (const bad of ['%%%', 'AAAA', Buffer.from('{"version": 99}').toString('base64url')]) {
+    await page.goto('about:blank');
+    await page.goto(`${server.url}#x=${bad}`);
+    const alert = page.getByRole('alert');
+    await alert.waitFor({ timeout: 20000 });
+    assert.match(await alert.textContent(), /exercise link cannot be opened/);
+    assert.equal(await page.getByTestId('exercise-title').textContent(), 'Larger of two', 'still on the exercise');
+    assert.equal(await page.getByLabel('Your fix').inputValue(), REFERENCE);
+  }
+  await page.screenshot({ path: join(screenshots, 'classroom-hostile-link.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Dismiss' }).click();
+  await nextQuery(page);
+  const afterHostile = await savedWork(page);
+  for (const [key, text] of Object.entries(saved)) {
+    const before = JSON.parse(text);
+    const now = JSON.parse(afterHostile[key]);
+    delete before.time_spent_ms;
+    delete now.time_spent_ms;
+    assert.deepEqual(now, before, 'the saved work is unchanged (time aside)');
+  }
+
+  const json = await exportReport(page);
+  const report = JSON.parse(json);
+  assert.equal(report.exercise.title, 'Larger of two');
+  assert.deepEqual([report.score.right, report.score.total], [marks.length - wrong, marks.length]);
+  assert.deepEqual(report.answers.map((a) => a.right), marks);
+  assert.equal(report.fix.origin, 'hand');
+  assert.equal(report.fix.first_difference, null);
+  assert.ok(report.time_spent_ms > 0, 'time spent is measured');
+  assert.ok(report.oracle.length > 0, 'the oracle is in the report');
+  reports.push({ name: 'ana.json', mimeType: 'application/json', buffer: Buffer.from(json) });
+
+  await page.getByTestId('exported').waitFor();
+  const [printable] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Printable report (HTML)' }).click(),
+  ]);
+  const html = await readFile(await printable.path(), 'utf8');
+  assert.match(html, /<h1>Larger of two<\/h1>/);
+  assert.ok(!html.includes('<script'), 'no script in the printable view');
+  await page.screenshot({ path: join(screenshots, 'classroom-student-exported.png'), fullPage: true });
+  await context.close();
+});
+
+test('a second student answers everything right and hands in no fix; the teacher imports three reports', async () => {
+  assert.equal(reports.length, 1, 'the first student test ran');
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  await page.goto(exerciseUrl);
+  const marks = await labelAll(page, () => false);
+  assert.deepEqual(await score(page), [marks.length, marks.length]);
+  const json = await exportReport(page);
+  assert.equal(JSON.parse(json).fix, null);
+  reports.push({ name: 'ben.json', mimeType: 'application/json', buffer: Buffer.from(json) });
+  await context.close();
+
+  // A third report: the first one with its score raised by hand.
+  const forged = JSON.parse(reports[0].buffer.toString());
+  forged.score.right = forged.score.total;
+  reports.push({ name: 'cy.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(forged)) });
+
+  const teacher = await browser.newPage();
+  await teacher.goto(server.url);
+  await teacher.getByRole('button', { name: 'Teacher view' }).click();
+  await teacher.locator('#report-files').setInputFiles(reports);
+  const rows = teacher.locator('[data-testid=class-table] tbody tr');
+  await teacher.waitForFunction(() => document.querySelectorAll('[data-testid=class-table] tbody tr').length === 3, null, { timeout: STEP });
+  assert.equal(await rows.count(), 3);
+  const cells = async (i) => (await rows.nth(i).locator('td').allTextContents()).map((t) => t.trim());
+  const [ana, ben, cy] = [await cells(0), await cells(1), await cells(2)];
+  assert.equal(ana[0], 'ana.json');
+  assert.match(ana[4], /yes/);
+  assert.match(ana[6], /genuine/);
+  assert.match(ben[4], /no fix/);
+  assert.equal(ben[3], '100%');
+  assert.match(ben[6], /genuine/);
+  assert.match(cy[6], /tampered/);
+  assert.equal(await rows.nth(2).getAttribute('data-genuine'), 'false');
+  // The chart has a bar per report and one for the share that fixed the bug.
+  assert.equal(await teacher.locator('svg.class-chart g.accuracy').count(), 3);
+  assert.match(await teacher.locator('svg.class-chart').getAttribute('aria-label'), /2 of 3 fixed the bug/);
+  // Ana's wrong answers appear in her report and in Cy's copy of it.
+  const common = teacher.locator('.common-wrong li');
+  assert.ok(await common.count() >= 1);
+  assert.match(await common.first().textContent(), /answered wrongly 2 time\(s\)/);
+  await teacher.screenshot({ path: join(screenshots, 'classroom-teacher.png'), fullPage: true });
+  await teacher.close();
+});
+
+test('in student mode Repair and Apply put the patch into the fix to check, not into a new round', async () => {
+  assert.ok(exerciseUrl, 'the author test ran first');
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(exerciseUrl);
+  // Typed correct outputs make the bug labels precise repair tests.
+  const marks = await labelAll(page, () => false, { typeOutputs: true });
+  const patches = page.getByRole('region', { name: 'Patches' });
+  await patches.getByRole('button', { name: 'Repair' }).click();
+  await patches.locator('.patch, p[role=status]').or(page.getByRole('alert')).first().waitFor({ timeout: 120000 });
+  await page.screenshot({ path: join(screenshots, 'classroom-student-repair.png'), fullPage: true });
+  const first = patches.locator('.patch').first();
+  assert.equal(await page.getByRole('alert').count(), 0, 'no error');
+  assert.ok(await first.count(), `a patch: ${await patches.textContent()}`);
+  const added = (await first.locator('.diff').textContent()).split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++'));
+  assert.ok(added.length > 0, 'the patch adds a line');
+  await first.getByRole('button', { name: 'Apply' }).click();
+  const fix = await page.getByLabel('Your fix').inputValue();
+  assert.ok(added.every((l) => fix.includes(l.slice(1).trim())), 'the fix editor holds the patched program');
+  assert.match(await page.getByRole('region', { name: 'Fix and report' }).textContent(), /From an applied patch/);
+  assert.equal(await page.getByLabel('Program').inputValue(), BUGGY, 'the loop keeps the buggy program');
+  assert.deepEqual(await score(page), [marks.length, marks.length], 'the answers are kept');
+  await page.getByRole('button', { name: 'Check fix' }).click();
+  const result = page.getByTestId('fix-result');
+  await result.waitFor({ timeout: STEP });
+  assert.equal(await result.getAttribute('data-labelled-total'), String(marks.length));
+  await page.screenshot({ path: join(screenshots, 'classroom-student-repair-checked.png'), fullPage: true });
+  await context.close();
+});
+
+/** How many pixels the page is wider than the viewport. */
+async function overflow(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+test('gallery exercises open from the examples menu in student mode; every classroom page fits a phone', async () => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Exercise: median' }).click();
+  await page.getByTestId('exercise-title').waitFor();
+  assert.match(await page.getByTestId('exercise-title').textContent(), /Median of three/);
+  await nextQuery(page);
+  assert.ok(await overflow(page) <= 1, 'student mode fits a phone');
+  await page.screenshot({ path: join(screenshots, 'classroom-phone-student.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Author exercise' }).click();
+  await page.reload();
+  await page.getByLabel('Reference program').waitFor();
+  assert.equal(await page.getByTestId('exercise-title').count(), 0, 'a reload stays on the author page');
+  assert.ok(await overflow(page) <= 1, 'the author page fits a phone');
+  await page.getByRole('button', { name: 'Teacher view' }).click();
+  if (reports.length) {
+    await page.locator('#report-files').setInputFiles(reports);
+    await page.locator('[data-testid=class-table]').waitFor({ timeout: STEP });
+  }
+  assert.ok(await overflow(page) <= 1, 'the teacher page fits a phone (the table scrolls inside)');
+  await page.screenshot({ path: join(screenshots, 'classroom-phone-teacher.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Exercise', exact: true }).click();
+  await page.getByTestId('exercise-title').waitFor();
+  await page.getByRole('button', { name: 'Leave the exercise (your work is kept)' }).click();
+  assert.equal(await page.getByTestId('exercise-title').count(), 0);
+  assert.equal(await page.getByRole('button', { name: 'Start' }).count(), 1, 'back in the playground');
+  await context.close();
+});
