@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 /// Arguments of `fixloop fuzz`.
 #[derive(clap::Args)]
 pub struct FuzzArgs {
-    /// Target: parse, interp, formula, learn, or all (one after another).
+    /// Target: parse, interp, formula, learn, session, repair, or all (one after another).
     target: String,
     /// Campaign seed (execution i uses fuzzing::exec_seed(seed, i)).
     #[arg(long, default_value_t = 1)]

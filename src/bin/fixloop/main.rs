@@ -49,7 +49,7 @@ enum Command {
     ///
     /// Exit codes: 0 a plausible patch was found, 3 none, 1 bad input.
     Repair(repair::RepairArgs),
-    /// Deterministic fuzzing of the parser, interpreter, formula parser and learner.
+    /// Deterministic fuzzing of the parser, interpreter, formula parser, learner, session decoder and repair engines.
     ///
     /// Prints executions and findings (panics, budget overruns, broken invariants, hangs),
     /// each with the seed that replays it (--replay SEED). Exit code 1 when anything was found.
