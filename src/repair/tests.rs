@@ -254,6 +254,22 @@ pub fn changed(a: &RunResult, b: &RunResult) -> bool {
     differs(a.status, a.answer.as_deref(), b.status, b.answer.as_deref())
 }
 
+/// The labelled tests as repair tests: a bug with a correct output must print it, a bug
+/// without one must change (and leave the oracle's region), a "not a bug" must stay.
+pub fn repair_tests(labelled: &[crate::active::LabelledTest]) -> Vec<RepairTest> {
+    labelled
+        .iter()
+        .map(|t| RepairTest {
+            input: t.input.clone(),
+            expect: match (&t.label.expected, t.label.bug) {
+                (Some(e), true) => Expectation::Output(e.clone()),
+                (None, true) => Expectation::Bug,
+                (_, false) => Expectation::NotBug,
+            },
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod unit_tests {
     use super::*;

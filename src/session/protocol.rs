@@ -3,30 +3,14 @@
 use super::replay::playground_limits;
 use super::Session;
 use crate::active::num::format_input;
-use crate::active::LabelledTest;
 use crate::compare::outputs_match;
 use crate::exercise::task::{ExerciseOutcome, ExerciseTask};
 use crate::lang::compile;
+use crate::repair::tests::repair_tests;
 use crate::repair::{
     repair_with_progress, Control, Expectation, LearnedOracle, Progress, RepairConfig, RepairTest,
 };
 use serde::{Deserialize, Serialize};
-
-/// The labelled tests as repair tests: a bug with a correct output must print it, a bug
-/// without one must change (and leave the oracle's region), a "not a bug" must stay.
-pub fn repair_tests(labelled: &[LabelledTest]) -> Vec<RepairTest> {
-    labelled
-        .iter()
-        .map(|t| RepairTest {
-            input: t.input.clone(),
-            expect: match (&t.label.expected, t.label.bug) {
-                (Some(e), true) => Expectation::Output(e.clone()),
-                (None, true) => Expectation::Bug,
-                (_, false) => Expectation::NotBug,
-            },
-        })
-        .collect()
-}
 
 /// Each test's output before and after a patch, and whether the patched output meets
 /// the test's expectation.

@@ -68,7 +68,8 @@ pub struct EvalArgs {
     #[arg(long)]
     pub repair: bool,
     /// With --repair: the tests repair uses (`train`: the subject's train tests with
-    /// expected outputs; `labels`: tests labelled by the active loop - not available yet).
+    /// expected outputs; `labels`: the tests the active loop labels, up to the largest --labels budget, with the
+    /// golden program as labeller, and its learned oracle).
     #[arg(long, default_value = "train")]
     pub tests: String,
     /// With --repair: per-subject wall-clock bound in milliseconds.

@@ -4,8 +4,8 @@ use clap::{Args, ValueEnum};
 use fixloop::corpus::Subject;
 use fixloop::repair::tests::parse_tests;
 use fixloop::repair::{
-    repair_with_progress, Control, CostTable, Engine, Expectation, RepairConfig, RepairReport,
-    RepairTest,
+    repair_with_progress, Control, CostTable, Engine, Expectation, LearnedOracle, RepairConfig,
+    RepairReport, RepairTest,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -103,13 +103,14 @@ pub fn subject_tests(s: &Subject) -> Vec<RepairTest> {
 pub fn timed_repair(
     source: &str,
     tests: &[RepairTest],
+    oracle: Option<&LearnedOracle>,
     config: &RepairConfig,
     bound: Duration,
     clock: &dyn Fn() -> Duration,
 ) -> (RepairReport, Duration, Option<Duration>) {
     let start = clock();
     let mut first = None;
-    let report = repair_with_progress(source, tests, None, config, &mut |p| {
+    let report = repair_with_progress(source, tests, oracle, config, &mut |p| {
         let now = clock().saturating_sub(start);
         if p.plausible > 0 && first.is_none() {
             first = Some(now);
@@ -161,6 +162,7 @@ pub fn main(args: RepairArgs) -> ExitCode {
     let (report, elapsed, first) = timed_repair(
         &source,
         &tests,
+        None,
         &config,
         Duration::from_millis(args.timeout_ms),
         &|| wall.elapsed(),

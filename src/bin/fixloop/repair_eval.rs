@@ -3,11 +3,17 @@
 use crate::eval::{parallel_map, select_files, subject_files, thread_cpu_seconds, EvalArgs};
 use crate::repair::{subject_tests, timed_repair};
 use fixloop::active::eval::Stat;
+use fixloop::active::formula::FormulaOracle;
 use fixloop::active::num::parse_input;
+use fixloop::active::program::ProgramRunner;
+use fixloop::active::reference::ReferenceLabeller;
+use fixloop::active::{ActiveConfig, ActiveLoop, Labeller, Runner, Step};
 use fixloop::compare::outputs_match;
+use fixloop::corpus::AnswerExtractor;
 use fixloop::corpus::Subject;
 use fixloop::lang::{compile, Limits};
-use fixloop::repair::{Engine, RepairConfig};
+use fixloop::repair::tests::repair_tests;
+use fixloop::repair::{Engine, LearnedOracle, RepairConfig, RepairTest};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -29,7 +35,64 @@ struct Row {
     stop: String,
 }
 
-fn evaluate(path: &std::path::Path, bound: Duration, fuel: u64, engine: Engine) -> Row {
+/// Where a subject's repair tests come from.
+#[derive(Clone, Copy, Debug)]
+enum TestSource {
+    /// The subject's train tests with their expected outputs.
+    Train,
+    /// The active loop (golden program as labeller, expected outputs supplied) run from
+    /// the first failing train test up to this many labels; its oracle validates.
+    Labels { budget: usize, seed: u64 },
+}
+
+/// Learn2fix before repair: runs the active loop on `subject` with the golden program as
+/// labeller and returns the labelled tests as repair tests and the learned oracle.
+fn active_loop_tests(
+    subject: &Subject,
+    extractor: &AnswerExtractor,
+    limits: &Limits,
+    budget: usize,
+    seed: u64,
+) -> Result<(Vec<RepairTest>, Option<LearnedOracle>), String> {
+    let runner = |source: &str| {
+        compile(source)
+            .map(|p| ProgramRunner::new(p, limits.clone(), extractor.clone()))
+            .map_err(|e| e.first_error())
+    };
+    let buggy = runner(&subject.buggy)?;
+    let mut labeller = ReferenceLabeller::new(runner(&subject.golden)?);
+    let mut probe = buggy.clone();
+    let start = subject
+        .tests
+        .train
+        .iter()
+        .filter_map(|t| parse_input(&t.input).filter(|i| !i.is_empty()))
+        .find(|input| labeller.judge(input, &probe.run(input)).bug)
+        .ok_or("no failing train test to start the loop from")?;
+    let expected = labeller.judge(&start, &probe.run(&start)).expected;
+    let config = ActiveConfig {
+        label_budget: budget,
+        ..ActiveConfig::default()
+    };
+    let mut lp = ActiveLoop::new(config, buggy, FormulaOracle::new(), &start, expected, seed);
+    while let Step::Ask(q) = lp.next_step() {
+        let label = labeller.label(&q);
+        lp.answer(label).map_err(|e| e.to_string())?;
+    }
+    let oracle = lp.oracle().formula().map(|f| LearnedOracle {
+        formula: f.clone(),
+        encoder: lp.runner().encoder().clone(),
+    });
+    Ok((repair_tests(lp.labelled()), oracle))
+}
+
+fn evaluate(
+    path: &std::path::Path,
+    bound: Duration,
+    fuel: u64,
+    engine: Engine,
+    source: TestSource,
+) -> Row {
     let mut row = Row {
         id: path.display().to_string(),
         skipped: None,
@@ -66,14 +129,26 @@ fn evaluate(path: &std::path::Path, bound: Duration, fuel: u64, engine: Engine) 
         row.skipped = Some(format!("buggy does not compile: {}", e.first_error()));
         return row;
     }
-    let tests = subject_tests(&subject);
+    let limits = Limits {
+        fuel,
+        ..Limits::default()
+    };
+    let (tests, oracle) = match source {
+        TestSource::Train => (subject_tests(&subject), None),
+        TestSource::Labels { budget, seed } => {
+            match active_loop_tests(&subject, &extractor, &limits, budget, seed) {
+                Ok(t) => t,
+                Err(e) => {
+                    row.skipped = Some(e);
+                    return row;
+                }
+            }
+        }
+    };
     let config = RepairConfig {
         engine,
         extractor: extractor.clone(),
-        limits: Limits {
-            fuel,
-            ..Limits::default()
-        },
+        limits,
         ..RepairConfig::default()
     };
     // The bound and the times are CPU time of this thread when the platform tells it
@@ -81,7 +156,14 @@ fn evaluate(path: &std::path::Path, bound: Duration, fuel: u64, engine: Engine) 
     let wall = Instant::now();
     let cpu = || thread_cpu_seconds().map(Duration::from_secs_f64);
     let clock = || cpu().unwrap_or_else(|| wall.elapsed());
-    let (report, elapsed, first) = timed_repair(&subject.buggy, &tests, &config, bound, &clock);
+    let (report, elapsed, first) = timed_repair(
+        &subject.buggy,
+        &tests,
+        oracle.as_ref(),
+        &config,
+        bound,
+        &clock,
+    );
     row.wall_ms = wall.elapsed().as_secs_f64() * 1e3;
     row.total_ms = elapsed.as_secs_f64() * 1e3;
     row.stop = report.stop.to_string();
@@ -129,13 +211,23 @@ fn evaluate(path: &std::path::Path, bound: Duration, fuel: u64, engine: Engine) 
 
 /// Runs `fixloop eval DIR --repair`.
 pub fn run(args: EvalArgs) -> ExitCode {
-    if args.tests != "train" {
-        eprintln!(
-            "error: --tests {} is not available yet (repair from active-loop labels needs the labelled tests exported by the loop); use --tests train",
-            args.tests
-        );
-        return ExitCode::from(2);
-    }
+    let source = match args.tests.as_str() {
+        "train" => TestSource::Train,
+        "labels" => {
+            let Some(&budget) = args.labels.iter().max() else {
+                eprintln!("error: --tests labels needs --labels N");
+                return ExitCode::from(2);
+            };
+            TestSource::Labels {
+                budget,
+                seed: args.seed,
+            }
+        }
+        other => {
+            eprintln!("error: --tests {other}: expected train or labels");
+            return ExitCode::from(2);
+        }
+    };
     let started = Instant::now();
     let mut files = Vec::new();
     if let Err(e) = subject_files(&args.dir, &mut files) {
@@ -149,7 +241,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
     let bound = Duration::from_millis(args.repair_timeout_ms);
     let finished = AtomicUsize::new(0);
     let rows = parallel_map(files.len(), threads, |i| {
-        let r = evaluate(&files[i], bound, args.fuel, args.engine.into());
+        let r = evaluate(&files[i], bound, args.fuel, args.engine.into(), source);
         let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
         eprintln!(
             "[{done}/{}] {} {} {:.0} ms{}",
