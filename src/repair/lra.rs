@@ -356,6 +356,29 @@ impl Lra<'_> {
         })
     }
 
+    /// A whole new condition replacing `root`, for angelic outcomes that flip both ways
+    /// (no refinement `E && B` / `E || B` can fix those), if one exists.
+    fn resynthesise(&self, hole: &Hole, root: &Expr, examples: &[Evaluated]) -> Option<Edit> {
+        let mut data: Vec<(Vec<i64>, bool)> = Vec::new();
+        let mut seen = HashSet::new();
+        for e in examples {
+            let row = (e.vars.clone(), e.used != 0);
+            if seen.insert(row.clone()) {
+                data.push(row);
+            }
+            if data.len() >= self.lra.max_examples {
+                break;
+            }
+        }
+        let report = synthesize_condition(&self.names(hole), &data, &self.lra.synth);
+        Some(Edit::ReplaceExpr {
+            target: root.id,
+            with: formula_expr(&report.condition?.formula),
+            // Costed like a synthesised expression (see `replace`).
+            kind: EditKind::InsertAssignment,
+        })
+    }
+
     /// A synthesised linear expression replacing `root`, if one exists.
     fn replace(&self, hole: &Hole, root: &Expr, examples: &[Evaluated]) -> Option<Edit> {
         let mut data: Vec<(Vec<i64>, i64)> = Vec::new();
@@ -529,9 +552,11 @@ pub fn linear(
             }
             report.locations += 1;
             let edit = if is_cond {
-                engine
-                    .condition_examples(&hole)
-                    .and_then(|ex| engine.refine(&hole, root, &ex))
+                engine.condition_examples(&hole).and_then(|ex| {
+                    engine
+                        .refine(&hole, root, &ex)
+                        .or_else(|| engine.resynthesise(&hole, root, &ex))
+                })
             } else {
                 engine
                     .expression_examples(&hole)
@@ -613,6 +638,29 @@ mod tests {
         // It generalises: held-out inputs the tests never showed.
         let heldout = "100 9 => yes\n100 10 => no\n1 -50 => yes\n-3 -3 => no\n";
         assert!(passes(&src, patch, heldout));
+    }
+
+    #[test]
+    fn replaces_a_condition_whose_outcomes_flip_both_ways() {
+        // Learn2fix's triangle: `a == b == c` is false on 2 2 2 and true on 2 2 1, so no
+        // refinement fixes it; a new condition over a, b, c does.
+        let prog = "int main() {\n    int a, b, c;\n    scanf(\"%d %d %d\", &a, &b, &c);\n    if (a <= 0 || b <= 0 || c <= 0 || a >= b + c || b >= a + c || c >= a + b)\n        printf(\"invalid\\n\");\n    else if (a == b == c)\n        printf(\"equilateral\\n\");\n    else if (a == b || b == c || a == c)\n        printf(\"isosceles\\n\");\n    else\n        printf(\"scalene\\n\");\n    return 0;\n}\n";
+        let tests = "2 2 2 => equilateral\n5 5 5 => equilateral\n2 2 1 => isosceles\n3 4 5 => scalene\n2 3 3 => isosceles\n1 1 1 => equilateral\n1 2 9 => invalid\n3 2 3 => isosceles\n4 4 3 => isosceles\n";
+        let (src, suite, suspicious) = fixture(prog, tests);
+        let r = linear(
+            &src,
+            &suite,
+            &suspicious,
+            &RepairConfig::default(),
+            &LraConfig::default(),
+        );
+        assert_eq!(r.stop, LraStop::Found, "{r}");
+        let heldout = "7 7 7 => equilateral\n6 6 1 => isosceles\n6 5 6 => isosceles\n5 6 6 => isosceles\n4 5 6 => scalene\n9 9 9 => equilateral\n";
+        assert!(
+            r.plausible.iter().any(|p| passes(&src, p, heldout)),
+            "{:?}",
+            r.plausible
+        );
     }
 
     #[test]

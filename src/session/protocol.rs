@@ -8,7 +8,8 @@ use crate::exercise::task::{ExerciseOutcome, ExerciseTask};
 use crate::lang::compile;
 use crate::repair::tests::repair_tests;
 use crate::repair::{
-    repair_with_progress, Control, Expectation, LearnedOracle, Progress, RepairConfig, RepairTest,
+    repair_with_progress, Control, Engine, Expectation, LearnedOracle, Progress, RepairConfig,
+    RepairTest,
 };
 use serde::{Deserialize, Serialize};
 
@@ -293,6 +294,9 @@ impl WorkerState {
             encoder: active.runner().encoder().clone(),
         });
         let config = RepairConfig {
+            // Enumeration first, then linear synthesis and GenProg while nothing is
+            // plausible (the triangle's `a == b == c` needs a synthesised condition).
+            engine: Engine::All,
             limits: playground_limits(),
             seed: session.settings.seed,
             max_plausible: 10,

@@ -127,6 +127,14 @@ test('triangle: label with the correct classifier, reload mid-session, learn an 
   assert.equal(await other.getByLabel('Program').inputValue(), TRIANGLE);
   await other.screenshot({ path: join(screenshots, 'shared.png'), fullPage: true });
   await fresh.close();
+
+  // Repair the triangle from these labels: a patch that passes every labelled test.
+  const patches = page.getByRole('region', { name: 'Patches' });
+  await patches.getByRole('button', { name: 'Repair' }).click();
+  const first = patches.locator('.patch').first();
+  await first.waitFor({ timeout: 120000 });
+  assert.equal(await first.getAttribute('data-passed'), await first.getAttribute('data-total'), 'the triangle patch passes every labelled test');
+  await page.screenshot({ path: join(screenshots, 'triangle-patch.png'), fullPage: true });
   await context.close();
 });
 
