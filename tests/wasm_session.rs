@@ -1,10 +1,13 @@
-//! The session codec and the worker protocol compiled to wasm32 and run by wasm-bindgen-test (node or a browser).
+//! The session codec and the worker protocol compiled to wasm32 and run by wasm-bindgen-test in headless Chromium (chromedriver).
 #![cfg(target_arch = "wasm32")]
 
 use fixloop::session::examples::EXAMPLES;
 use fixloop::session::protocol::{WorkerRequest, WorkerResponse, WorkerState};
 use fixloop::session::{decode_link, encode_link, Answer, SessionError, Verdict};
-use wasm_bindgen_test::wasm_bindgen_test;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+// The bar asks for these in a browser: with CHROMEDRIVER set, Debian's Chromium runs them.
+wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn session_links_round_trip_and_refuse_bombs_in_wasm() {
