@@ -3,6 +3,8 @@
 use super::cgen::{program, GenConfig};
 use super::{Target, Violation};
 use crate::active::num::parse_input;
+use crate::active::program::status_of;
+use crate::active::Status;
 use crate::compare::outputs_match;
 use crate::lang::{compile, Limits, Num};
 use crate::repair::tests::{Expectation, RepairTest};
@@ -76,10 +78,10 @@ fn check(input: &[u8]) -> Result<(), Violation> {
         let run = p.run_test(input, &config.limits);
         (
             String::from_utf8_lossy(&run.stdout).into_owned(),
-            run.outcome,
+            status_of(&run.outcome),
         )
     };
-    let mut cases: Vec<(RepairTest, String)> = Vec::new();
+    let mut cases: Vec<(RepairTest, (String, Status))> = Vec::new();
     for line in lines {
         let Some((kind, numbers)) = line.split_once('|') else {
             continue;
@@ -87,11 +89,11 @@ fn check(input: &[u8]) -> Result<(), Violation> {
         let Some(input) = parse_input(numbers) else {
             continue;
         };
-        let (before, _) = output(&original, &input);
+        let before = output(&original, &input);
         let expect = if kind == "b" {
             Expectation::Bug
         } else {
-            Expectation::Output(before.clone())
+            Expectation::Output(before.0.clone())
         };
         cases.push((RepairTest { input, expect }, before));
     }
@@ -123,14 +125,14 @@ fn check(input: &[u8]) -> Result<(), Violation> {
                 patch.diff
             )));
         };
-        for (test, before) in &cases {
-            let (after, outcome) = output(&fixed, &test.input);
+        for (test, (before, before_status)) in &cases {
+            let (after, status) = output(&fixed, &test.input);
+            // Changed as the engine means it: another ending, or another answer.
+            let changed = status != *before_status || !outputs_match(&after, before);
             let passes = match &test.expect {
-                Expectation::Output(o) => {
-                    matches!(outcome, crate::lang::Outcome::Exit(_)) && outputs_match(&after, o)
-                }
-                Expectation::Bug => after != *before,
-                Expectation::NotBug => after == *before,
+                Expectation::Output(o) => status == Status::Normal && outputs_match(&after, o),
+                Expectation::Bug => changed,
+                Expectation::NotBug => !changed,
             };
             if !passes {
                 return Err(Violation::Invariant(format!(
