@@ -89,7 +89,7 @@ pub struct EvalArgs {
 const PAPER: [(usize, f64, f64); 3] = [(10, 0.750, 0.776), (20, 0.833, 0.791), (30, 0.861, 0.800)];
 
 /// Subject JSON files under `dir` (recursively; manifest.json skipped).
-pub fn subject_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+fn subject_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     if dir.is_file() {
         out.push(dir.to_path_buf());
         return Ok(());
@@ -107,8 +107,20 @@ pub fn subject_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> 
     Ok(())
 }
 
+/// The subject files `args` selects (sorted, filtered, strided), or the error printed
+/// and exit code 2 when the folder cannot be read.
+pub fn selected_files(args: &EvalArgs) -> Result<Vec<PathBuf>, ExitCode> {
+    let mut files = Vec::new();
+    if let Err(e) = subject_files(&args.dir, &mut files) {
+        eprintln!("error: cannot read {}: {e}", args.dir.display());
+        return Err(ExitCode::from(2));
+    }
+    select_files(&mut files, args);
+    Ok(files)
+}
+
 /// Sorts `files` and keeps those `--filter` and `--stride` select.
-pub fn select_files(files: &mut Vec<PathBuf>, args: &EvalArgs) {
+fn select_files(files: &mut Vec<PathBuf>, args: &EvalArgs) {
     files.sort();
     if let Some(f) = &args.filter {
         files.retain(|p| {
@@ -255,12 +267,10 @@ fn write_csv(path: &Path, rows: &[(RunMetrics, f64)]) -> std::io::Result<()> {
 /// Runs `fixloop eval`.
 pub fn run(args: EvalArgs) -> ExitCode {
     let started = Instant::now();
-    let mut files = Vec::new();
-    if let Err(e) = subject_files(&args.dir, &mut files) {
-        eprintln!("error: cannot read {}: {e}", args.dir.display());
-        return ExitCode::from(2);
-    }
-    select_files(&mut files, &args);
+    let files = match selected_files(&args) {
+        Ok(f) => f,
+        Err(code) => return code,
+    };
     let config = EvalConfig {
         active: ActiveConfig {
             committee: args.committee,

@@ -1,6 +1,6 @@
 //! `fixloop eval DIR --repair --selection LIST`: the GenProg engine per operator-selection strategy over a corpus (success rate and variants evaluated until a patch, like the RL paper's Table IV).
 
-use crate::eval::{parallel_map, select_files, subject_files, EvalArgs};
+use crate::eval::{parallel_map, selected_files, EvalArgs};
 use crate::repair::subject_tests;
 use fixloop::corpus::Subject;
 use fixloop::lang::{compile, Limits};
@@ -167,12 +167,10 @@ pub fn run(args: EvalArgs, selection: &str) -> ExitCode {
         }
     };
     let started = Instant::now();
-    let mut files = Vec::new();
-    if let Err(e) = subject_files(&args.dir, &mut files) {
-        eprintln!("error: cannot read {}: {e}", args.dir.display());
-        return ExitCode::from(2);
-    }
-    select_files(&mut files, &args);
+    let files = match selected_files(&args) {
+        Ok(f) => f,
+        Err(code) => return code,
+    };
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

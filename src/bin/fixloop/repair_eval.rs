@@ -1,6 +1,6 @@
 //! `fixloop eval --repair`: repair over a corpus with the subjects' train tests; repairability, held-out pass rate of the top patch, speed.
 
-use crate::eval::{parallel_map, select_files, subject_files, thread_cpu_seconds, EvalArgs};
+use crate::eval::{parallel_map, selected_files, thread_cpu_seconds, EvalArgs};
 use crate::repair::{subject_tests, timed_repair};
 use fixloop::active::eval::Stat;
 use fixloop::active::formula::FormulaOracle;
@@ -229,12 +229,10 @@ pub fn run(args: EvalArgs) -> ExitCode {
         }
     };
     let started = Instant::now();
-    let mut files = Vec::new();
-    if let Err(e) = subject_files(&args.dir, &mut files) {
-        eprintln!("error: cannot read {}: {e}", args.dir.display());
-        return ExitCode::from(2);
-    }
-    select_files(&mut files, &args);
+    let files = match selected_files(&args) {
+        Ok(f) => f,
+        Err(code) => return code,
+    };
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
