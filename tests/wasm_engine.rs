@@ -61,3 +61,38 @@ fn learner_finds_the_smallest_oracle_in_wasm() {
         "(a = b) and (out = 2)"
     );
 }
+
+#[wasm_bindgen_test]
+fn conflict_budget_stops_the_learner_in_wasm() {
+    // Parity of three signs: no small formula over single-variable atoms, so the SAT
+    // search needs many conflicts and a budget of one stops it with a typed reason.
+    let vars: Vec<String> = ["x", "y", "z"].iter().map(|s| s.to_string()).collect();
+    let mut data = Vec::new();
+    for x in -2..=2i64 {
+        for y in -2..=2i64 {
+            for z in -2..=2i64 {
+                let negatives = [x, y, z].iter().filter(|&&v| v <= 0).count();
+                data.push(Example {
+                    point: vec![Value::Int(x), Value::Int(y), Value::Int(z)],
+                    bug: negatives % 2 == 1,
+                });
+            }
+        }
+    }
+    let config = LearnConfig {
+        max_literals: 5,
+        max_clauses: 2,
+        pair_atoms: false,
+        triple_atoms: false,
+        simplex: false,
+        max_conflicts: 1,
+        ..LearnConfig::default()
+    };
+    let report = learn(&vars, &data, &config);
+    assert_eq!(
+        report.stop,
+        StopReason::ConflictLimit { max_conflicts: 1 },
+        "{report}"
+    );
+    assert!(report.conflicts > 1, "{report}");
+}
