@@ -1262,6 +1262,96 @@ fn write_function(out: &mut String, f: &FunctionDef) {
     out.push('\n');
 }
 
+/// Calls `f` on `e` and every subexpression, pre-order (types are not visited).
+pub fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::IntLit { .. }
+        | ExprKind::FloatLit { .. }
+        | ExprKind::CharLit(_)
+        | ExprKind::StringLit(_)
+        | ExprKind::Ident(_)
+        | ExprKind::SizeofType(_) => {}
+        ExprKind::Unary { operand, .. } => visit_expr(operand, f),
+        ExprKind::Binary { lhs, rhs, .. }
+        | ExprKind::Assign { lhs, rhs, .. }
+        | ExprKind::Comma { lhs, rhs } => {
+            visit_expr(lhs, f);
+            visit_expr(rhs, f);
+        }
+        ExprKind::Conditional { cond, then, els } => {
+            visit_expr(cond, f);
+            visit_expr(then, f);
+            visit_expr(els, f);
+        }
+        ExprKind::Cast { expr, .. } | ExprKind::SizeofExpr(expr) => visit_expr(expr, f),
+        ExprKind::Call { args, .. } => args.iter().for_each(|a| visit_expr(a, f)),
+        ExprKind::Index { base, index } => {
+            visit_expr(base, f);
+            visit_expr(index, f);
+        }
+    }
+}
+
+/// Calls `f` on every expression inside statement `s`, sub-statements, initialisers and
+/// `case` labels included, in source order.
+pub fn visit_stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
+    fn init(i: &Initializer, f: &mut dyn FnMut(&Expr)) {
+        match i {
+            Initializer::Expr(e) => visit_expr(e, f),
+            Initializer::List { items, .. } => items.iter().for_each(|x| init(x, f)),
+        }
+    }
+    match &s.kind {
+        StmtKind::Empty
+        | StmtKind::Goto(_)
+        | StmtKind::Break
+        | StmtKind::Continue
+        | StmtKind::Return(None) => {}
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => visit_expr(e, f),
+        StmtKind::Decl(d) => d
+            .declarators
+            .iter()
+            .filter_map(|dl| dl.init.as_ref())
+            .for_each(|i| init(i, f)),
+        StmtKind::Block(b) => b.stmts.iter().for_each(|x| visit_stmt_exprs(x, f)),
+        StmtKind::If { cond, then, els } => {
+            visit_expr(cond, f);
+            visit_stmt_exprs(then, f);
+            if let Some(e) = els {
+                visit_stmt_exprs(e, f);
+            }
+        }
+        StmtKind::While { cond, body } | StmtKind::Switch { cond, body } => {
+            visit_expr(cond, f);
+            visit_stmt_exprs(body, f);
+        }
+        StmtKind::DoWhile { body, cond } => {
+            visit_stmt_exprs(body, f);
+            visit_expr(cond, f);
+        }
+        StmtKind::For {
+            init,
+            cond,
+            step,
+            body,
+        } => {
+            if let Some(i) = init {
+                visit_stmt_exprs(i, f);
+            }
+            cond.iter()
+                .chain(step.iter())
+                .for_each(|e| visit_expr(e, f));
+            visit_stmt_exprs(body, f);
+        }
+        StmtKind::Case { value, body } => {
+            visit_expr(value, f);
+            visit_stmt_exprs(body, f);
+        }
+        StmtKind::Default { body } | StmtKind::Label { body, .. } => visit_stmt_exprs(body, f),
+    }
+}
+
 /// Re-assigns dense pre-order ids to every node of `tu` and sets `node_count`. The
 /// parser calls it; call it again after editing a tree (new nodes may use id 0).
 pub fn renumber(tu: &mut TranslationUnit) {

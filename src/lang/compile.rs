@@ -3,8 +3,9 @@
 use std::collections::{HashMap, HashSet};
 
 use super::ast::{
-    BinaryOp, Block, Declaration, Declarator, Expr, ExprKind, FunctionDef, Initializer, Item,
-    NodeId, ScalarType, Span, Stmt, StmtKind, Storage, TranslationUnit, Type, UnaryOp,
+    visit_expr, visit_stmt_exprs, BinaryOp, Block, Declaration, Declarator, Expr, ExprKind,
+    FunctionDef, Initializer, Item, NodeId, ScalarType, Span, Stmt, StmtKind, Storage,
+    TranslationUnit, Type, UnaryOp,
 };
 use super::builtins::{self, Sig};
 use super::bytecode::{
@@ -242,7 +243,7 @@ impl CVal {
 }
 
 fn collect_addr_taken(e: &Expr, set: &mut HashSet<String>) {
-    walk_expr(e, &mut |x| {
+    visit_expr(e, &mut |x| {
         if let ExprKind::Unary {
             op: UnaryOp::AddrOf,
             operand,
@@ -258,7 +259,7 @@ fn collect_addr_taken(e: &Expr, set: &mut HashSet<String>) {
 /// Whether evaluating `e` changes state (increments, assignments, calls).
 fn has_side_effects(e: &Expr) -> bool {
     let mut found = false;
-    walk_expr(e, &mut |x| {
+    visit_expr(e, &mut |x| {
         found |= matches!(
             &x.kind,
             ExprKind::Unary {
@@ -269,87 +270,6 @@ fn has_side_effects(e: &Expr) -> bool {
         );
     });
     found
-}
-
-fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    match &e.kind {
-        ExprKind::Unary { operand, .. } => walk_expr(operand, f),
-        ExprKind::Binary { lhs, rhs, .. }
-        | ExprKind::Assign { lhs, rhs, .. }
-        | ExprKind::Comma { lhs, rhs } => {
-            walk_expr(lhs, f);
-            walk_expr(rhs, f);
-        }
-        ExprKind::Conditional { cond, then, els } => {
-            walk_expr(cond, f);
-            walk_expr(then, f);
-            walk_expr(els, f);
-        }
-        ExprKind::Cast { expr, .. } | ExprKind::SizeofExpr(expr) => walk_expr(expr, f),
-        ExprKind::Call { args, .. } => args.iter().for_each(|a| walk_expr(a, f)),
-        ExprKind::Index { base, index } => {
-            walk_expr(base, f);
-            walk_expr(index, f);
-        }
-        _ => {}
-    }
-}
-
-fn walk_stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
-    let decl = |d: &Declaration, f: &mut dyn FnMut(&Expr)| {
-        for dc in &d.declarators {
-            if let Some(init) = &dc.init {
-                walk_init(init, f);
-            }
-        }
-    };
-    match &s.kind {
-        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => walk_expr(e, f),
-        StmtKind::Decl(d) => decl(d, f),
-        StmtKind::Block(b) => b.stmts.iter().for_each(|s| walk_stmt_exprs(s, f)),
-        StmtKind::If { cond, then, els } => {
-            walk_expr(cond, f);
-            walk_stmt_exprs(then, f);
-            if let Some(e) = els {
-                walk_stmt_exprs(e, f);
-            }
-        }
-        StmtKind::While { cond, body }
-        | StmtKind::DoWhile { body, cond }
-        | StmtKind::Switch { cond, body } => {
-            walk_expr(cond, f);
-            walk_stmt_exprs(body, f);
-        }
-        StmtKind::For {
-            init,
-            cond,
-            step,
-            body,
-        } => {
-            if let Some(i) = init {
-                walk_stmt_exprs(i, f);
-            }
-            if let Some(c) = cond {
-                walk_expr(c, f);
-            }
-            if let Some(s) = step {
-                walk_expr(s, f);
-            }
-            walk_stmt_exprs(body, f);
-        }
-        StmtKind::Case { body, .. } | StmtKind::Default { body } | StmtKind::Label { body, .. } => {
-            walk_stmt_exprs(body, f)
-        }
-        _ => {}
-    }
-}
-
-fn walk_init(i: &Initializer, f: &mut dyn FnMut(&Expr)) {
-    match i {
-        Initializer::Expr(e) => walk_expr(e, f),
-        Initializer::List { items, .. } => items.iter().for_each(|x| walk_init(x, f)),
-    }
 }
 
 impl Compiler {
@@ -838,7 +758,7 @@ impl Compiler {
             ..FnState::default()
         };
         for s in &fd.body.stmts {
-            walk_stmt_exprs(s, &mut |e| collect_addr_taken(e, &mut self.f.addr_taken));
+            visit_stmt_exprs(s, &mut |e| collect_addr_taken(e, &mut self.f.addr_taken));
         }
         let entry = self.here();
         self.scopes.push(HashMap::new());

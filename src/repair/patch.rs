@@ -13,6 +13,7 @@ use std::fmt;
 
 use super::cost::{CostTable, NEVER};
 use super::diff::unified_diff;
+pub use crate::lang::ast::{visit_expr, visit_stmt_exprs};
 use crate::lang::ast::{
     Block, Expr, ExprKind, Initializer, Item, Span, Stmt, StmtKind, TranslationUnit,
 };
@@ -196,83 +197,6 @@ pub fn expr_size(e: &Expr) -> u32 {
     let mut n = 0;
     visit_expr(e, &mut |_| n += 1);
     n
-}
-
-/// Calls `f` on `e` and every subexpression, pre-order.
-pub fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    match &e.kind {
-        ExprKind::Unary { operand, .. } => visit_expr(operand, f),
-        ExprKind::Binary { lhs, rhs, .. }
-        | ExprKind::Assign { lhs, rhs, .. }
-        | ExprKind::Comma { lhs, rhs } => {
-            visit_expr(lhs, f);
-            visit_expr(rhs, f);
-        }
-        ExprKind::Conditional { cond, then, els } => {
-            visit_expr(cond, f);
-            visit_expr(then, f);
-            visit_expr(els, f);
-        }
-        ExprKind::Cast { expr, .. } | ExprKind::SizeofExpr(expr) => visit_expr(expr, f),
-        ExprKind::Call { args, .. } => args.iter().for_each(|a| visit_expr(a, f)),
-        ExprKind::Index { base, index } => {
-            visit_expr(base, f);
-            visit_expr(index, f);
-        }
-        _ => {}
-    }
-}
-
-/// Calls `f` on every expression node inside statement `s` (sub-statements included).
-pub fn visit_stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
-    match &s.kind {
-        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => visit_expr(e, f),
-        StmtKind::Decl(d) => {
-            for dl in &d.declarators {
-                if let Some(Initializer::Expr(e)) = &dl.init {
-                    visit_expr(e, f);
-                }
-            }
-        }
-        StmtKind::Block(b) => b.stmts.iter().for_each(|x| visit_stmt_exprs(x, f)),
-        StmtKind::If { cond, then, els } => {
-            visit_expr(cond, f);
-            visit_stmt_exprs(then, f);
-            if let Some(e) = els {
-                visit_stmt_exprs(e, f);
-            }
-        }
-        StmtKind::While { cond, body }
-        | StmtKind::DoWhile { body, cond }
-        | StmtKind::Switch { cond, body } => {
-            visit_expr(cond, f);
-            visit_stmt_exprs(body, f);
-        }
-        StmtKind::For {
-            init,
-            cond,
-            step,
-            body,
-        } => {
-            if let Some(i) = init {
-                visit_stmt_exprs(i, f);
-            }
-            if let Some(c) = cond {
-                visit_expr(c, f);
-            }
-            if let Some(st) = step {
-                visit_expr(st, f);
-            }
-            visit_stmt_exprs(body, f);
-        }
-        StmtKind::Case { value, body } => {
-            visit_expr(value, f);
-            visit_stmt_exprs(body, f);
-        }
-        StmtKind::Default { body } | StmtKind::Label { body, .. } => visit_stmt_exprs(body, f),
-        _ => {}
-    }
 }
 
 /// A patch: a small set of edits (applied together; targets must not overlap).
