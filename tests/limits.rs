@@ -53,14 +53,23 @@ fn fuel_gives_timeout() {
 #[test]
 fn memory_gives_memory_limit() {
     let limits = small(|l| l.memory_bytes = 1 << 20);
-    // A global array over the budget: before the first statement.
-    let e = run(
-        "int a[1000000]; int main(void) { return a[0]; }",
-        "",
-        &limits,
-    );
+    // A global array larger than the budget costs only the pages the program writes
+    // (as a gcc-built program's zero pages): a few writes run, filling it does not.
+    let big = "int a[1000000]; int main(void) { int i; a[0] = 1; a[999999] = 2; \
+               for (i = 0; i < 1000000; i += 1024) a[i] += 1; return a[999999]; }";
+    assert_eq!(run(big, "", &limits).outcome, Outcome::MemoryLimit);
+    let sparse =
+        "int a[1000000]; int main(void) { a[0] = 1; a[999999] = 2; return a[999999] + a[5]; }";
+    assert_eq!(run(sparse, "", &limits).outcome, Outcome::Exit(2));
+    // Declared beyond `global_bytes`: before the first statement.
+    let declared = small(|l| {
+        l.memory_bytes = 1 << 20;
+        l.global_bytes = 2 << 20;
+    });
+    let e = run(big, "", &declared);
     assert_eq!(e.outcome, Outcome::MemoryLimit);
     assert_eq!(e.outcome.to_string(), "memory limit exceeded");
+    assert_eq!(e.steps, 0);
     // A variable-length array and a malloc sized by the input.
     let vla = "#include <stdio.h>\nint main(void) { int n; scanf(\"%d\", &n); int a[n]; a[0] = 1; return a[0]; }";
     assert_eq!(run(vla, "1000000", &limits).outcome, Outcome::MemoryLimit);

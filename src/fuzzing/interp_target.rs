@@ -21,6 +21,7 @@ fn limits() -> Limits {
     Limits {
         fuel: 20_000,
         memory_bytes: 8 << 20,
+        global_bytes: 8 << 20,
         call_depth: 2_000,
         output_bytes: 16 << 10,
         ..Limits::default()

@@ -99,6 +99,7 @@ fn check(input: &[u8]) -> Result<(), Violation> {
         let limits = Limits {
             fuel: 20_000,
             memory_bytes: 4 << 20,
+            global_bytes: 4 << 20,
             call_depth: 1_000,
             output_bytes: 4 << 10,
             ..Limits::default()

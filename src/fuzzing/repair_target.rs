@@ -30,6 +30,7 @@ fn config(engine: Engine) -> RepairConfig {
         limits: Limits {
             fuel: 20_000,
             memory_bytes: 4 << 20,
+            global_bytes: 4 << 20,
             call_depth: 500,
             output_bytes: 4 << 10,
             ..Limits::default()

@@ -186,8 +186,14 @@ pub struct Limits {
     /// Steps: each statement, loop iteration and call costs one. Default 10 000 000.
     pub fuel: u64,
     /// Bytes of globals, stack frames (registers, arrays, 64 bytes per frame) and heap.
+    /// Globals count by the 4 KiB pages the program writes (initialised data counts
+    /// whole), as the OS commits a gcc-built program's zero pages only when touched.
     /// Default 64 MiB.
     pub memory_bytes: usize,
+    /// The most bytes of global storage a program may declare (it must also fit
+    /// `memory_bytes` once written). Default 1 GiB on 64-bit hosts, where untouched zero
+    /// pages cost nothing; 64 MiB on 32-bit hosts (wasm32), whose address space is small.
+    pub global_bytes: usize,
     /// Maximum call nesting. Default 100 000 (about what gcc's 8 MiB stack allows for
     /// small frames).
     pub call_depth: u32,
@@ -207,6 +213,11 @@ impl Default for Limits {
         Limits {
             fuel: 10_000_000,
             memory_bytes: 64 << 20,
+            global_bytes: if cfg!(target_pointer_width = "64") {
+                1 << 30
+            } else {
+                64 << 20
+            },
             call_depth: 100_000,
             output_bytes: 1 << 20,
             record_coverage: false,

@@ -12,6 +12,8 @@ pub const HEAP_BIT: u32 = 1 << 31;
 pub const PAD: u32 = 64;
 /// Bytes charged per call frame on top of its registers and arrays.
 const FRAME_COST: usize = 64;
+/// Globals are charged against the memory budget by pages of this size, once written.
+const PAGE: usize = 4096;
 
 /// Why execution stopped early.
 #[derive(Debug)]
@@ -56,6 +58,12 @@ pub struct Vm<'a> {
     frames: Vec<Frame>,
     /// Global memory followed by stack frames.
     pub(crate) mem: Vec<u8>,
+    /// Bytes of `mem` that hold globals (the rest is stack frames).
+    global_len: usize,
+    /// One bit per [`PAGE`] of globals: written (charged) yet?
+    written_pages: Vec<u64>,
+    /// Bytes charged for written global pages.
+    global_charge: usize,
     /// malloc'd memory (bump allocated).
     pub(crate) heap: Vec<u8>,
     pub(crate) objs: Vec<Obj>,
@@ -314,33 +322,30 @@ pub fn is_zero(k: Ak, a: u64) -> bool {
 }
 
 impl<'a> Vm<'a> {
-    /// A fresh machine with globals initialised; `Err` when globals exceed the memory budget.
+    /// A fresh machine with globals initialised; `Err` when the declared globals exceed
+    /// `Limits::global_bytes` or their initialised data the memory budget.
     pub fn new(code: &'a Code, limits: &'a Limits, stdin: &[u8]) -> Result<Vm<'a>, Trap> {
         let gb = usize::try_from(code.global_bytes).unwrap_or(usize::MAX);
-        if gb > limits.memory_bytes || gb > u32::MAX as usize / 2 {
+        if gb > limits.global_bytes.max(limits.memory_bytes) || gb > u32::MAX as usize / 2 {
             return Err(Trap::Memory);
         }
-        let mut mem = vec![0u8; gb];
-        for &(off, d) in &code.global_init {
-            if let Some(bytes) = code.data.get(d as usize) {
-                let off = off as usize;
-                if let Some(dst) = mem.get_mut(off..off + bytes.len()) {
-                    dst.copy_from_slice(bytes);
-                }
-            }
-        }
+        // Zeroed allocation: the host commits the pages only when they are written.
+        let mem = vec![0u8; gb];
         let mut objs = Vec::with_capacity(code.global_objects.len() + 64);
         objs.push(Obj { base: 0, len: 0 });
         for &(base, len) in &code.global_objects {
             objs.push(Obj { base, len });
         }
-        Ok(Vm {
+        let mut vm = Vm {
             code,
             limits,
             stack: Vec::with_capacity(64),
             slots: Vec::with_capacity(256),
             frames: Vec::with_capacity(16),
             mem,
+            global_len: gb,
+            written_pages: vec![0; gb.div_ceil(PAGE).div_ceil(64)],
+            global_charge: 0,
             heap: Vec::new(),
             objs,
             heap_objs: Vec::new(),
@@ -356,7 +361,17 @@ impl<'a> Vm<'a> {
             slack: i64::from(limits.bounds_slack.min(PAD)),
             last_ret: 0,
             hole_handler: None,
-        })
+        };
+        for &(off, d) in &code.global_init {
+            if let Some(bytes) = code.data.get(d as usize) {
+                let off = off as usize;
+                vm.mark_written(off, bytes.len())?;
+                if let Some(dst) = vm.mem.get_mut(off..off + bytes.len()) {
+                    dst.copy_from_slice(bytes);
+                }
+            }
+        }
+        Ok(vm)
     }
 
     /// Routes every [`Instr::Hole`] of this run through `handler`.
@@ -383,7 +398,42 @@ impl<'a> Vm<'a> {
 
     /// Bytes in use, as charged against the memory budget.
     pub fn mem_used(&self) -> usize {
-        self.mem.len() + self.heap.len() + self.slots.len() * 8 + self.frames.len() * FRAME_COST
+        self.global_charge
+            + (self.mem.len() - self.global_len)
+            + self.heap.len()
+            + self.slots.len() * 8
+            + self.frames.len() * FRAME_COST
+    }
+
+    /// Charges the global pages that `len` bytes at `start` of `mem` touch, if they are
+    /// globals not written before; `Err` when that exceeds the memory budget.
+    #[inline(always)]
+    fn mark_written(&mut self, start: usize, len: usize) -> Result<(), Trap> {
+        if start >= self.global_len {
+            return Ok(());
+        }
+        let first = start / PAGE;
+        let last = (start + len.max(1) - 1).min(self.global_len - 1) / PAGE;
+        if first == last && self.written_pages[first / 64] & (1 << (first % 64)) != 0 {
+            return Ok(());
+        }
+        self.charge_pages(first, last)
+    }
+
+    /// Charges pages `first..=last` that are not charged yet.
+    #[cold]
+    fn charge_pages(&mut self, first: usize, last: usize) -> Result<(), Trap> {
+        for page in first..=last {
+            let (word, bit) = (page / 64, 1u64 << (page % 64));
+            if self.written_pages[word] & bit == 0 {
+                self.written_pages[word] |= bit;
+                self.global_charge += PAGE;
+            }
+        }
+        if self.mem_used() > self.limits.memory_bytes {
+            return Err(Trap::Memory);
+        }
+        Ok(())
     }
 
     /// Resolves `size` bytes at pointer `p` to (heap?, start).
@@ -425,6 +475,9 @@ impl<'a> Vm<'a> {
     /// The mutable bytes of `size` at `p`.
     pub fn bytes_mut(&mut self, p: u64, size: u32) -> Result<&mut [u8], Trap> {
         let (heap, start) = self.resolve(p, size)?;
+        if !heap {
+            self.mark_written(start, size as usize)?;
+        }
         let m = if heap { &mut self.heap } else { &mut self.mem };
         m.get_mut(start..start + size as usize)
             .ok_or_else(|| Trap::Error("invalid memory access".into()))
@@ -453,15 +506,6 @@ impl<'a> Vm<'a> {
         let m = if heap { &self.heap } else { &self.mem };
         let start = (i64::from(obj.base) + i64::from(off)) as usize;
         m.get(start..(i64::from(obj.base) + end) as usize)
-            .ok_or_else(|| Trap::Error("invalid memory access".into()))
-    }
-
-    /// Mutable bytes from `p` to the end of its object.
-    pub fn rest_mut(&mut self, p: u64) -> Result<&mut [u8], Trap> {
-        let len = self.rest(p)?.len();
-        let (heap, start) = self.resolve(p, 0)?;
-        let m = if heap { &mut self.heap } else { &mut self.mem };
-        m.get_mut(start..start + len)
             .ok_or_else(|| Trap::Error("invalid memory access".into()))
     }
 
@@ -516,6 +560,9 @@ impl<'a> Vm<'a> {
     /// Stores a scalar at a resolved address.
     #[inline(always)]
     fn store_at(&mut self, heap: bool, start: usize, sc: Sc, v: u64) -> Result<(), Trap> {
+        if !heap {
+            self.mark_written(start, sc.size() as usize)?;
+        }
         let m = if heap { &mut self.heap } else { &mut self.mem };
         let Some(b) = m.get_mut(start..start + sc.size() as usize) else {
             return Err(Trap::Error("invalid memory access".into()));
