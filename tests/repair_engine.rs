@@ -6,7 +6,7 @@ use fixloop::lang::{compile, Limits};
 use fixloop::repair::enumerate::{candidates_at, split_classes};
 use fixloop::repair::tests::{parse_tests, TestSuite};
 use fixloop::repair::{
-    repair, repair_with_progress, Control, RepairConfig, RepairSource, StopReason,
+    repair, repair_with_progress, Control, Engine, RepairConfig, RepairSource, StopReason,
 };
 
 const LOOP: &str = "int f(int n, int k) {\n    int s = 0;\n    int i;\n    for (i = 0; i < n; i++) {\n        if (i % 3 == k)\n            s = s + i;\n    }\n    return s;\n}\n";
@@ -132,4 +132,80 @@ fn the_stop_hook_stops_and_budgets_are_typed() {
         repair(MAX, &ok, None, &RepairConfig::default()).stop,
         StopReason::NothingToRepair
     );
+}
+
+/// Needs `n * n`: no single cheap edit repairs it, so no engine ends early with a patch.
+const SQUARE: &str = "int f(int n) {\n    int r = n + 1;\n    return r;\n}\n";
+const SQUARE_TESTS: &str = "2 => 4\n3 => 9\n4 => 16\n5 => 25\n1 => 1\n";
+const ENGINES: [Engine; 4] = [
+    Engine::Enumerate,
+    Engine::Genetic,
+    Engine::Linear,
+    Engine::All,
+];
+
+#[test]
+fn every_engine_stops_promptly_when_asked() {
+    let tests = parse_tests(SQUARE_TESTS).unwrap();
+    for engine in ENGINES {
+        let config = RepairConfig {
+            engine,
+            ..RepairConfig::default()
+        };
+        let mut calls_after_stop = 0;
+        let report = repair_with_progress(SQUARE, &tests, None, &config, &mut |p| {
+            if p.test_executions >= 4 {
+                calls_after_stop += 1;
+                Control::Stop
+            } else {
+                Control::Continue
+            }
+        });
+        assert_eq!(report.stop, StopReason::Stopped, "{engine:?}: {report}");
+        // The hook is asked before every execution: not one more runs after it says stop.
+        assert_eq!(report.stats.test_executions, 4, "{engine:?}: {report}");
+        // Once refused, an engine (and the engines after it under `All`) stop asking.
+        assert!(
+            calls_after_stop <= 2,
+            "{engine:?}: {calls_after_stop} calls"
+        );
+    }
+}
+
+#[test]
+fn every_engine_keeps_the_execution_and_candidate_budgets_exactly() {
+    let tests = parse_tests(SQUARE_TESTS).unwrap();
+    for engine in ENGINES {
+        for n in [1, 3, 7] {
+            let config = RepairConfig {
+                engine,
+                max_test_executions: n,
+                ..RepairConfig::default()
+            };
+            let report = repair(SQUARE, &tests, None, &config);
+            assert_eq!(
+                report.stop,
+                StopReason::BudgetExhausted,
+                "{engine:?} {n}: {report}"
+            );
+            assert_eq!(report.stats.test_executions, n, "{engine:?} {n}: {report}");
+        }
+        for n in [1, 2, 5] {
+            let config = RepairConfig {
+                engine,
+                max_candidates: n,
+                ..RepairConfig::default()
+            };
+            let report = repair(SQUARE, &tests, None, &config);
+            let used = report.stats.candidates;
+            assert!(used <= n as u64, "{engine:?} {n}: {report}");
+            // The budget is the stop reason unless the engine ran out of candidates first
+            // (LRA synthesises none for `n * n`).
+            assert!(
+                report.stop == StopReason::CandidateBudget
+                    || (report.stop == StopReason::CandidatesExhausted && used < n as u64),
+                "{engine:?} {n}: {report}"
+            );
+        }
+    }
 }

@@ -25,6 +25,7 @@
 //! assert!(top.patched_source.contains("a > b") || top.patched_source.contains("a >= b"));
 //! ```
 
+pub mod budget;
 pub mod cost;
 pub mod diff;
 pub mod enumerate;
@@ -49,6 +50,7 @@ pub use tests::{Expectation, LearnedOracle, RepairTest};
 
 use crate::corpus::AnswerExtractor;
 use crate::lang::{compile, Limits};
+use budget::Gate;
 use enumerate::EngineStop;
 use localise::{Suspicious, Weighting};
 use tests::{RunResult, TestSuite};
@@ -381,35 +383,27 @@ pub fn repair_with_progress(
     let (suspicious, runs) = localise::localise(&program, &suite, config.weighting);
     report.stats.localisation_executions = runs;
     report.suspicious = suspicious;
-    let outcome = match config.engine {
-        Engine::Genetic => run_genetic(&src, &suite, &report.suspicious, config, &mut report.stats),
-        Engine::Linear => run_linear(&src, &suite, &report.suspicious, config, &mut report.stats),
-        Engine::Enumerate => enumerate::enumerate(
-            &src,
-            &suite,
-            &report.suspicious,
-            config,
-            &mut report.stats,
-            progress,
-        ),
-        Engine::All => {
-            // Cheapest first: enumeration, then LRA synthesis, then GenProg, each only
-            // while nothing plausible has been found.
-            let mut outcome = enumerate::enumerate(
-                &src,
-                &suite,
-                &report.suspicious,
-                config,
-                &mut report.stats,
-                progress,
-            );
-            if outcome.plausible.is_empty() && outcome.stop != EngineStop::Stopped {
-                outcome = run_linear(&src, &suite, &report.suspicious, config, &mut report.stats);
+    let outcome = {
+        let mut gate = Gate::new(config, &mut report.stats, progress);
+        let gate = &mut gate;
+        let sus = &report.suspicious;
+        match config.engine {
+            Engine::Genetic => run_genetic(&src, &suite, sus, config, gate),
+            Engine::Linear => run_linear(&src, &suite, sus, config, gate),
+            Engine::Enumerate => enumerate::enumerate(&src, &suite, sus, config, gate),
+            Engine::All => {
+                // Cheapest first: enumeration, then LRA synthesis, then GenProg, each only
+                // while nothing plausible has been found; all draw from one gate, so once
+                // it refuses the later engines return at once.
+                let mut outcome = enumerate::enumerate(&src, &suite, sus, config, gate);
+                if outcome.plausible.is_empty() && gate.stopped().is_none() {
+                    outcome = run_linear(&src, &suite, sus, config, gate);
+                }
+                if outcome.plausible.is_empty() && gate.stopped().is_none() {
+                    outcome = run_genetic(&src, &suite, sus, config, gate);
+                }
+                outcome
             }
-            if outcome.plausible.is_empty() {
-                outcome = run_genetic(&src, &suite, &report.suspicious, config, &mut report.stats);
-            }
-            outcome
         }
     };
     report.stop = match outcome.stop {
@@ -437,28 +431,19 @@ pub fn repair_with_progress(
     report
 }
 
-/// Engine 2 (GenProg, [`gp_program::genetic`]) as an engine outcome; its test runs are
-/// plain executions.
+/// Engine 2 (GenProg, [`gp_program::genetic`]) as an engine outcome.
 fn run_genetic(
     src: &RepairSource,
     suite: &TestSuite,
     suspicious: &[Suspicious],
     config: &RepairConfig,
-    stats: &mut RepairStats,
+    gate: &mut Gate,
 ) -> enumerate::EngineOutcome {
-    let (patch, gp, executions) =
-        gp_program::genetic(src, suite, suspicious, config, &config.genetic);
-    let before = stats.test_executions;
-    stats.test_executions += executions;
-    stats.plain_executions += executions;
-    stats.candidates += gp.evaluations as u64;
-    stats.candidates_decided += gp.evaluations as u64;
-    if patch.is_some() && stats.first_plausible_at.is_none() {
-        stats.first_plausible_at = Some(before + executions);
-    }
-    let stop = match gp.stop {
-        gp::GpStop::Found => EngineStop::Found,
-        gp::GpStop::EvaluationLimit(_) => EngineStop::ExecutionBudget,
+    let (patch, gp, _) = gp_program::genetic(src, suite, suspicious, config, &config.genetic, gate);
+    let stop = match (gp.stop, gate.stopped()) {
+        (gp::GpStop::Found, _) => EngineStop::Found,
+        (_, Some(why)) => why.into(),
+        (gp::GpStop::EvaluationLimit(_), None) => EngineStop::CandidateBudget,
         _ => EngineStop::CandidatesExhausted,
     };
     enumerate::EngineOutcome {
@@ -473,20 +458,12 @@ fn run_linear(
     suite: &TestSuite,
     suspicious: &[Suspicious],
     config: &RepairConfig,
-    stats: &mut RepairStats,
+    gate: &mut Gate,
 ) -> enumerate::EngineOutcome {
-    let lra = lra::linear(src, suite, suspicious, config, &config.linear);
-    let before = stats.test_executions;
-    stats.test_executions += lra.test_executions;
-    stats.plain_executions += lra.test_executions;
-    stats.candidates += lra.synthesised as u64;
-    stats.candidates_decided += lra.synthesised as u64;
-    if !lra.plausible.is_empty() && stats.first_plausible_at.is_none() {
-        stats.first_plausible_at = Some(before + lra.test_executions);
-    }
+    let lra = lra::linear(src, suite, suspicious, config, &config.linear, gate);
     let stop = match lra.stop {
         lra::LraStop::Found => EngineStop::Found,
-        lra::LraStop::ExecutionBudget => EngineStop::ExecutionBudget,
+        lra::LraStop::Halted(why) => why.into(),
         lra::LraStop::LocationsExhausted => EngineStop::CandidatesExhausted,
     };
     enumerate::EngineOutcome {
