@@ -256,7 +256,10 @@ impl<'a> Enumerator<'a> {
                 continue;
             };
             self.generated += 1;
-            let evaluable = site.as_ref().is_some_and(|s| kind_of(&e, s).is_some());
+            // Only a candidate of the hole's own type: another type changes the
+            // conversions around it (a `long` constant where an `int` was), which a
+            // value at the hole cannot reproduce.
+            let evaluable = site.as_ref().is_some_and(|s| kind_of(&e, s) == Some(s.sc));
             if evaluable {
                 min_cost = min_cost.min(cost);
                 batch.patches.push(patch);
