@@ -45,7 +45,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 pub use cost::CostTable;
-pub use patch::{Edit, EditKind, Patch, PatchError, RepairSource};
+pub use patch::{Change, Edit, EditKind, Patch, PatchError, RepairSource};
 pub use tests::{Expectation, LearnedOracle, RepairTest};
 
 use crate::corpus::AnswerExtractor;
@@ -54,7 +54,7 @@ use budget::Gate;
 use enumerate::EngineStop;
 use localise::{Suspicious, Weighting};
 use tests::{RunResult, TestSuite};
-use validate::{behaviour, fuzz_inputs, minimise, validate, Demotion};
+use validate::{adds_single_value_test, behaviour, fuzz_inputs, minimise, validate, Demotion};
 
 /// Which engine proposes candidates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -267,6 +267,14 @@ pub struct RankedPatch {
     pub validation: f64,
     /// Why it is ranked lower, if it is.
     pub demotion: Demotion,
+    /// Which nodes and lines of the original program the patch changes, one per edit.
+    pub changed: Vec<Change>,
+    /// Whether it adds a single-value test `x == c` / `x != c`
+    /// ([`validate::adds_single_value_test`]); ranked after equal-cost patches without one.
+    pub single_value_test: bool,
+    /// Share of fuzzed inputs whose result the patch changes
+    /// ([`validate::Validation::changed`]).
+    pub behaviour_change: f64,
 }
 
 /// The result of a repair.
@@ -309,7 +317,7 @@ impl fmt::Display for RepairReport {
         for (i, p) in self.patches.iter().enumerate() {
             writeln!(
                 f,
-                "#{} cost {} tests {}/{} validation {:.2}{}",
+                "#{} cost {} tests {}/{} validation {:.2}{}{}",
                 i + 1,
                 p.cost,
                 p.tests_passed,
@@ -319,6 +327,11 @@ impl fmt::Display for RepairReport {
                     Demotion::None => "",
                     Demotion::OnlyDeletes => " (only deletes)",
                     Demotion::HardcodesTest => " (hard-codes a test constant)",
+                },
+                if p.single_value_test {
+                    " (single-value test)"
+                } else {
+                    ""
                 }
             )?;
             for d in &p.description {
@@ -474,8 +487,8 @@ fn run_linear(
 
 /// Validates, minimises, deduplicates (one per behaviour class) and ranks plausible
 /// patches from any engine (`original` is the unpatched program): by demotion,
-/// validation (descending), cost, then the share of fuzzed inputs whose result the patch
-/// changes (least first). Patches are validated cheapest first; when `progress` says
+/// validation (descending), cost, whether it adds a single-value test (those last), then
+/// the share of fuzzed inputs whose result the patch changes (least first). Patches are validated cheapest first; when `progress` says
 /// stop, the rest are dropped (at least one is always validated).
 pub fn finish(
     src: &RepairSource,
@@ -489,7 +502,7 @@ pub fn finish(
     let inputs = fuzz_inputs(suite, config.validation_inputs, config.seed);
     let original_behaviour = behaviour(original, suite, &inputs);
     stats.validation_executions += inputs.len() as u64;
-    let mut ranked: Vec<(RankedPatch, Vec<RunResult>, f64)> = Vec::new();
+    let mut ranked: Vec<(RankedPatch, Vec<RunResult>)> = Vec::new();
     let mut by_cost = plausible;
     by_cost.sort_by_key(|p| p.cost(&config.costs));
     let found = by_cost.len();
@@ -540,24 +553,28 @@ pub fn finish(
             tests_total: suite.tests().len(),
             validation: v.score,
             demotion: Demotion::of(src, &patch, suite),
+            changed: src.changes(&patch),
+            single_value_test: adds_single_value_test(src, &patch),
+            behaviour_change: v.changed,
             patched_source: text,
             patch,
         };
-        ranked.push((rp, v.behaviour, v.changed));
+        ranked.push((rp, v.behaviour));
     }
-    let key = |p: &RankedPatch, changed: f64| {
+    let key = |p: &RankedPatch| {
         (
             p.demotion,
             std::cmp::Reverse((p.validation * 1e6) as u64),
             p.cost,
-            (changed * 1e6) as u64,
+            p.single_value_test,
+            (p.behaviour_change * 1e6) as u64,
             p.patch.edits.len(),
         )
     };
-    ranked.sort_by_key(|(p, _, c)| key(p, *c));
+    ranked.sort_by_key(|(p, _)| key(p));
     let mut out: Vec<RankedPatch> = Vec::new();
     let mut seen: Vec<Vec<RunResult>> = Vec::new();
-    for (p, b, _) in ranked {
+    for (p, b) in ranked {
         if seen.contains(&b) {
             continue;
         }
