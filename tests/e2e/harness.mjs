@@ -37,3 +37,48 @@ export async function launchBrowser() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 }
+
+/** How long one step of the loop (a worker answer) may take on a busy machine. */
+export const STEP = 90000;
+
+/** The "Labels used" count on the page. */
+export async function labelsUsed(page) {
+  const text = await page.getByTestId('budget').textContent();
+  return Number(/Labels used: (\d+)/.exec(text)[1]);
+}
+
+/** Waits for a question or the end; returns the query's input or null when finished. */
+export async function nextQuery(page) {
+  await page.locator('.query[data-query-input], [data-testid=finished]').first().waitFor({ timeout: STEP });
+  const q = page.locator('.query[data-query-input]');
+  return (await q.count()) ? q.getAttribute('data-query-input') : null;
+}
+
+/** Waits until the page shows `n` labels used and no work in progress. */
+export async function waitForLabels(page, n) {
+  await page.waitForFunction((n) => {
+    const m = /Labels used: (\d+)/.exec(document.querySelector('[data-testid=budget]')?.textContent ?? '');
+    return m && Number(m[1]) === n && !document.querySelector('.working');
+  }, n, { timeout: STEP });
+}
+
+/** Answers the pending question with the correct program `correct` (input text -> output). */
+export async function answer(page, correct) {
+  const q = page.locator('.query[data-query-input]');
+  const input = await q.getAttribute('data-query-input');
+  const output = (await q.getAttribute('data-query-output')).trim();
+  const used = await labelsUsed(page);
+  const right = correct(input);
+  if (output !== right) {
+    await page.getByLabel('Correct output (optional, for Bug)').fill(right);
+    await page.getByRole('button', { name: 'Bug', exact: true }).click();
+  } else {
+    await page.getByRole('button', { name: 'Not a bug' }).click();
+  }
+  await waitForLabels(page, used + 1);
+}
+
+/** Every saved session in the page's localStorage, by key. */
+export async function savedSessions(page) {
+  return page.evaluate(() => Object.fromEntries(Object.keys(localStorage).filter((k) => k.startsWith('fixloop-session-')).map((k) => [k, localStorage.getItem(k)])));
+}
