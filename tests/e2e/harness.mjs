@@ -82,3 +82,27 @@ export async function answer(page, correct) {
 export async function savedSessions(page) {
   return page.evaluate(() => Object.fromEntries(Object.keys(localStorage).filter((k) => k.startsWith('fixloop-session-')).map((k) => [k, localStorage.getItem(k)])));
 }
+
+/** A program whose every run takes ~10^6 steps, so a repair runs for a long time. */
+export const SLOW = `#include <stdio.h>
+
+int main(void) {
+    int n, i;
+    long long s = 0;
+    scanf("%d", &n);
+    for (i = 0; i < 100000; i++)
+        s = s + i % 7;
+    if (n > 3)
+        printf("%lld\\n", s + n);
+    else
+        printf("%lld\\n", s);
+    return 0;
+}
+`;
+
+/** The correct output of SLOW: the loop's sum plus n, for every n. */
+export function slowSum(input) {
+  let s = 0;
+  for (let i = 0; i < 100000; i++) s += i % 7;
+  return String(s + Number(input.trim()));
+}

@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { serveDist, launchBrowser, screenshots, STEP, labelsUsed, nextQuery, waitForLabels, savedSessions } from './harness.mjs';
+import { serveDist, launchBrowser, screenshots, STEP, labelsUsed, nextQuery, answer, waitForLabels, savedSessions, SLOW, slowSum } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -73,6 +73,44 @@ test('a worker that dies or crashes is reported; Restart brings it back with eve
   await nextQuery(page);
   assert.equal(await labelsUsed(page), 3, 'labels kept across both deaths and a reload');
   assert.equal(await tabId(page), id, 'a reload keeps the tab its id');
+  await context.close();
+});
+
+test('a worker stuck mid-repair is reported after 30 s of silence; Restart keeps every label and repairs again', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByLabel('Program').fill(SLOW);
+  await page.getByLabel('Failing input').fill('2');
+  await page.getByLabel('Label budget').fill('3');
+  await page.getByRole('button', { name: 'Start' }).click();
+  while (await nextQuery(page)) await answer(page, slowSum);
+  const used = await labelsUsed(page);
+  const patches = page.getByRole('region', { name: 'Patches' });
+  await patches.getByRole('button', { name: 'Repair' }).click();
+  await patches.getByText(/\d+ test executions/).waitFor({ timeout: STEP });
+  // The repair runs synchronously in the worker, so nothing can be evaluated there; the
+  // DevTools protocol can still end the running script (as a stuck engine would look:
+  // the worker lives, holds its lock, and never answers).
+  const cdp = await browser.newBrowserCDPSession();
+  const { targetInfos } = await cdp.send('Target.getTargets');
+  const target = targetInfos.find((t) => t.type === 'worker' && t.url.includes('fixloop-worker'));
+  const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false });
+  await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: 1, method: 'Runtime.terminateExecution' }) });
+  const silent = page.locator('[role=alert][data-worker-down=silent]');
+  await silent.waitFor({ timeout: 45000 });
+  assert.match(await silent.textContent(), /not answered for 30 s.*every label are kept/);
+  assert.equal(await labelsUsed(page), used);
+  await page.screenshot({ path: join(screenshots, 'worker-silent.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Restart worker' }).click();
+  await page.locator('[data-testid=finished]').waitFor({ timeout: STEP });
+  assert.equal(await labelsUsed(page), used, 'labels kept');
+  // The fresh worker repairs again.
+  await patches.getByRole('button', { name: 'Repair' }).click();
+  await patches.getByText(/\d+ test executions/).waitFor({ timeout: STEP });
+  await patches.getByRole('button', { name: 'Stop' }).click();
+  await patches.getByText('Repair stopped').waitFor({ timeout: 5000 });
+  await cdp.detach();
   await context.close();
 });
 

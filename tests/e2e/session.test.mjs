@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { serveDist, launchBrowser, screenshots, STEP, labelsUsed, nextQuery, answer, savedSessions } from './harness.mjs';
+import { serveDist, launchBrowser, screenshots, STEP, labelsUsed, nextQuery, answer, savedSessions, SLOW, slowSum } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -185,30 +185,6 @@ test('Repair finds a patch that passes every labelled test; Apply puts it in the
   assert.ok(diff.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++')).every((l) => patched.includes(l.slice(1).trim())), 'the applied program has the added lines');
   await context.close();
 });
-
-/** A program whose every run takes ~10^6 steps, so a repair runs for a long time. */
-const SLOW = `#include <stdio.h>
-
-int main(void) {
-    int n, i;
-    long long s = 0;
-    scanf("%d", &n);
-    for (i = 0; i < 100000; i++)
-        s = s + i % 7;
-    if (n > 3)
-        printf("%lld\\n", s + n);
-    else
-        printf("%lld\\n", s);
-    return 0;
-}
-`;
-
-/** The correct output of SLOW: the loop's sum plus n, for every n. */
-function slowSum(input) {
-  let s = 0;
-  for (let i = 0; i < 100000; i++) s += i % 7;
-  return String(s + Number(input.trim()));
-}
 
 test('Stop terminates a running repair and keeps every label', async () => {
   const context = await browser.newContext();
