@@ -4,6 +4,9 @@ mod active_support;
 
 use active_support::NearestLearner;
 use fixloop::active::eval::{aggregate, run_seed, EvalConfig, Prepared};
+use fixloop::active::observe::TIMEOUT_CODE;
+use fixloop::active::program::ProgramRunner;
+use fixloop::active::{FuzzFuel, Num, Runner, Status};
 use fixloop::corpus::Subject;
 
 fn subject(path: &str) -> Option<Subject> {
@@ -22,7 +25,7 @@ fn evaluates_a_codeflaws_subject() {
         label_budgets: vec![0, 5, 10],
         ..EvalConfig::default()
     };
-    let p = Prepared::new(&s, &config.limits).expect("subject prepares");
+    let p = Prepared::new(&s, &config).expect("subject prepares");
     assert!(p.failing_train_tests() >= 1);
     let seed = run_seed(1, &s.id, 0);
     let rows = p.run(&config, 0, seed, NearestLearner::default);
@@ -58,7 +61,7 @@ fn real_learner_replays_labels_formulas_and_metrics() {
         },
         ..EvalConfig::default()
     };
-    let p = Prepared::new(&s, &config.limits).expect("subject prepares");
+    let p = Prepared::new(&s, &config).expect("subject prepares");
     let seed = run_seed(7, &s.id, 0);
     let a = p.run(
         &config,
@@ -74,4 +77,90 @@ fn real_learner_replays_labels_formulas_and_metrics() {
     );
     assert_eq!(a, b);
     assert!(!a[1].formula.is_empty());
+}
+
+/// A loop-heavy subject: the answer is a sum over `0..n`, wrong for n = 3.
+fn looping_subject() -> Subject {
+    let program = |bug: &str| {
+        format!(
+            "#include <stdio.h>\nint main(void) {{ long n, i, s = 0; scanf(\"%ld\", &n); for (i = 0; i < n; i++) s += i; {bug} printf(\"%ld\\n\", s); return 0; }}\n"
+        )
+    };
+    let json = serde_json::json!({
+        "id": "looping",
+        "buggy": program("if (n == 3) s++;"),
+        "golden": program(""),
+        "tests": {
+            "train": [{"input": "3\n", "output": "3\n", "name": "t1"},
+                      {"input": "40\n", "output": "780\n", "name": "t2"}],
+            "heldout": [{"input": "5\n", "output": "10\n", "name": "h1"}]
+        }
+    });
+    Subject::from_json(&json.to_string()).expect("subject parses")
+}
+
+#[test]
+fn fuzzed_runs_get_a_multiple_of_the_slowest_train_test() {
+    let s = looping_subject();
+    let limits = fixloop::lang::Limits::default();
+    let slowest = ["3", "40"]
+        .iter()
+        .flat_map(|n| {
+            [&s.buggy, &s.golden].map(|src| {
+                let p = fixloop::lang::compile(src).expect("compiles");
+                let input = fixloop::active::num::parse_input(n).expect("numeric");
+                p.run_test(&input, &limits).steps
+            })
+        })
+        .max()
+        .expect("runs");
+    assert!(slowest > 40, "the loop costs steps: {slowest}");
+    let config = EvalConfig {
+        fuzz_fuel: FuzzFuel {
+            multiple: 3,
+            floor: 1,
+            cap: 10_000_000,
+        },
+        ..EvalConfig::default()
+    };
+    let p = Prepared::new(&s, &config).expect("subject prepares");
+    assert_eq!(p.fuzz_fuel(), 3 * slowest);
+    // The floor wins for a cheap subject, and --fuel caps everything.
+    let floor = EvalConfig::default();
+    assert_eq!(
+        Prepared::new(&s, &floor).expect("prepares").fuzz_fuel(),
+        100_000
+    );
+    let capped = EvalConfig {
+        limits: fixloop::lang::Limits {
+            fuel: 50,
+            ..Default::default()
+        },
+        ..EvalConfig::default()
+    };
+    assert_eq!(
+        Prepared::new(&s, &capped).expect("prepares").fuzz_fuel(),
+        50
+    );
+}
+
+#[test]
+fn a_runaway_fuzzed_input_stops_at_the_fuzz_fuel_as_a_timeout() {
+    let s = looping_subject();
+    let buggy = fixloop::lang::compile(&s.buggy).expect("compiles");
+    let runner = ProgramRunner::new(
+        buggy,
+        fixloop::lang::Limits::default(),
+        fixloop::corpus::AnswerExtractor::WholeOutput,
+    );
+    let input = fixloop::active::num::parse_input("400000").expect("numeric");
+    let (full, _) = runner.execute(&input);
+    assert_eq!(full.outcome, fixloop::lang::Outcome::Exit(0));
+    let mut small = runner.with_fuel(100_000);
+    let (exec, _) = small.execute(&input);
+    assert_eq!(exec.outcome, fixloop::lang::Outcome::Timeout);
+    assert!(exec.steps <= 100_000);
+    let obs = small.run(&input);
+    assert_eq!(obs.status, Status::Timeout);
+    assert_eq!(obs.value, Num::Int(TIMEOUT_CODE));
 }

@@ -6,7 +6,7 @@ use fixloop::lang::{compile, Limits};
 use fixloop::repair::enumerate::{candidates_at, split_classes};
 use fixloop::repair::tests::{parse_tests, TestSuite};
 use fixloop::repair::{
-    repair, repair_with_progress, Control, RepairConfig, RepairSource, StopReason,
+    repair, repair_with_progress, Control, Engine, RepairConfig, RepairSource, StopReason,
 };
 
 const LOOP: &str = "int f(int n, int k) {\n    int s = 0;\n    int i;\n    for (i = 0; i < n; i++) {\n        if (i % 3 == k)\n            s = s + i;\n    }\n    return s;\n}\n";
@@ -132,4 +132,156 @@ fn the_stop_hook_stops_and_budgets_are_typed() {
         repair(MAX, &ok, None, &RepairConfig::default()).stop,
         StopReason::NothingToRepair
     );
+}
+
+/// Needs `n * n`: no single cheap edit repairs it, so no engine ends early with a patch.
+const SQUARE: &str = "int f(int n) {\n    int r = n + 1;\n    return r;\n}\n";
+const SQUARE_TESTS: &str = "2 => 4\n3 => 9\n4 => 16\n5 => 25\n1 => 1\n";
+const ENGINES: [Engine; 4] = [
+    Engine::Enumerate,
+    Engine::Genetic,
+    Engine::Linear,
+    Engine::All,
+];
+
+#[test]
+fn every_engine_stops_promptly_when_asked() {
+    let tests = parse_tests(SQUARE_TESTS).unwrap();
+    for engine in ENGINES {
+        let config = RepairConfig {
+            engine,
+            ..RepairConfig::default()
+        };
+        let mut calls_after_stop = 0;
+        let report = repair_with_progress(SQUARE, &tests, None, &config, &mut |p| {
+            if p.test_executions >= 4 {
+                calls_after_stop += 1;
+                Control::Stop
+            } else {
+                Control::Continue
+            }
+        });
+        assert_eq!(report.stop, StopReason::Stopped, "{engine:?}: {report}");
+        // The hook is asked before every execution: not one more runs after it says stop.
+        assert_eq!(report.stats.test_executions, 4, "{engine:?}: {report}");
+        // Once refused, an engine (and the engines after it under `All`) stop asking.
+        assert!(
+            calls_after_stop <= 2,
+            "{engine:?}: {calls_after_stop} calls"
+        );
+    }
+}
+
+#[test]
+fn every_engine_keeps_the_execution_and_candidate_budgets_exactly() {
+    let tests = parse_tests(SQUARE_TESTS).unwrap();
+    for engine in ENGINES {
+        for n in [1, 3, 7] {
+            let config = RepairConfig {
+                engine,
+                max_test_executions: n,
+                ..RepairConfig::default()
+            };
+            let report = repair(SQUARE, &tests, None, &config);
+            assert_eq!(
+                report.stop,
+                StopReason::BudgetExhausted,
+                "{engine:?} {n}: {report}"
+            );
+            assert_eq!(report.stats.test_executions, n, "{engine:?} {n}: {report}");
+        }
+        for n in [1, 2, 5] {
+            let config = RepairConfig {
+                engine,
+                max_candidates: n,
+                ..RepairConfig::default()
+            };
+            let report = repair(SQUARE, &tests, None, &config);
+            let used = report.stats.candidates;
+            assert!(used <= n as u64, "{engine:?} {n}: {report}");
+            // The budget is the stop reason unless the engine ran out of candidates first
+            // (LRA synthesises none for `n * n`).
+            assert!(
+                report.stop == StopReason::CandidateBudget
+                    || (report.stop == StopReason::CandidatesExhausted && used < n as u64),
+                "{engine:?} {n}: {report}"
+            );
+        }
+    }
+}
+
+#[test]
+fn single_value_tests_are_recognised() {
+    use fixloop::repair::validate::{adds_single_value_test, single_value_tests};
+    use fixloop::repair::{Edit, EditKind, Patch};
+    let text = "int f(int x) {\n    int r = 1;\n    if (x < 3)\n        r = 2;\n    if (x == 1)\n        r = 4;\n    return r;\n}\n";
+    let src = RepairSource::new(text).unwrap();
+    let conds: Vec<_> = src
+        .statements()
+        .iter()
+        .filter_map(|&s| match &src.stmt(s).unwrap().stmt.kind {
+            StmtKind::If { cond, .. } => Some(cond.clone()),
+            _ => None,
+        })
+        .collect();
+    let (lt, eq) = (&conds[0], &conds[1]);
+    assert_eq!(single_value_tests(lt), 0);
+    assert_eq!(single_value_tests(eq), 1);
+    let with_op = |e: &fixloop::lang::ast::Expr, op| {
+        let mut e = e.clone();
+        if let fixloop::lang::ast::ExprKind::Binary { op: o, .. } = &mut e.kind {
+            *o = op;
+        }
+        e
+    };
+    use fixloop::lang::ast::BinaryOp;
+    let replace = |target: &fixloop::lang::ast::Expr, with, kind| {
+        Patch::single(Edit::ReplaceExpr {
+            target: target.id,
+            with,
+            kind,
+        })
+    };
+    // `x < 3` -> `x == 3` adds one; `x < 3` -> `x <= 3` does not.
+    let to_eq = replace(lt, with_op(lt, BinaryOp::Eq), EditKind::ReplaceOperator);
+    assert!(adds_single_value_test(&src, &to_eq));
+    let to_le = replace(lt, with_op(lt, BinaryOp::Le), EditKind::ReplaceOperator);
+    assert!(!adds_single_value_test(&src, &to_le));
+    // `x == 1` -> `x != 1` keeps the one it had.
+    let to_ne = replace(eq, with_op(eq, BinaryOp::Ne), EditKind::ReplaceOperator);
+    assert!(!adds_single_value_test(&src, &to_ne));
+    // A guard `if (x == 1) S` adds one, `if (x < 3) S` does not.
+    let body = src.statements()[0];
+    let guard = |cond: &fixloop::lang::ast::Expr| {
+        Patch::single(Edit::InsertGuard {
+            target: body,
+            cond: cond.clone(),
+        })
+    };
+    assert!(adds_single_value_test(&src, &guard(eq)));
+    assert!(!adds_single_value_test(&src, &guard(lt)));
+}
+
+#[test]
+fn single_value_tests_rank_after_equal_cost_alternatives() {
+    // `r = 2` should happen for large x; the tests see only x = 3 as large, so the guard
+    // `x == 3` fits them as well as `x > 2` or `x >= 3`, at the same cost, and changes
+    // the fewest fuzzed inputs.
+    let buggy = "int f(int x) {\n    int r = 1;\n    r = 2;\n    return r + 3 - 3;\n}\n";
+    let tests = parse_tests("3 => 2\n1 => 1\n0 => 1\n2 => 1\n").unwrap();
+    let report = repair(buggy, &tests, None, &RepairConfig::default());
+    let top = &report.patches[0];
+    assert!(!top.single_value_test, "{report}");
+    assert!(
+        report
+            .patches
+            .iter()
+            .any(|p| p.single_value_test && p.cost == top.cost),
+        "{report}"
+    );
+    assert!(!top.changed.is_empty());
+    assert!(top
+        .changed
+        .iter()
+        .all(|c| c.first_line >= 1 && c.last_line >= c.first_line));
 }

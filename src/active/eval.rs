@@ -1,10 +1,11 @@
 //! Batch evaluation as in the Learn2fix paper: one loop per subject and run, the golden program labels, metrics on validation tests.
 
+use super::fuel::FuzzFuel;
 use super::learner::BugOracle;
 use super::num::{parse_input, Num};
 use super::observe::Runner;
-use super::program::ProgramRunner;
-use super::reference::ReferenceLabeller;
+use super::program::{status_of, ProgramRunner};
+use super::reference::{differs, ReferenceLabeller};
 use super::session::{point, ActiveConfig, ActiveLoop, Labeller, Step};
 use crate::corpus::Subject;
 use crate::lang::{compile, Limits};
@@ -18,8 +19,12 @@ pub struct EvalConfig {
     /// Label budgets to measure at, ascending (one loop runs to the largest; the state
     /// when the l-th label arrives is exactly that of a loop with budget l).
     pub label_budgets: Vec<usize>,
-    /// Execution limits for both programs.
+    /// Execution limits for both programs on the subject's tests; fuzzed inputs get
+    /// the fuel `fuzz_fuel` sizes (at most `limits.fuel`).
     pub limits: Limits,
+    /// Fuel of fuzzed runs (candidates, committee neighbours, their golden labels) from
+    /// the slowest train test.
+    pub fuzz_fuel: FuzzFuel,
 }
 
 impl Default for EvalConfig {
@@ -28,6 +33,7 @@ impl Default for EvalConfig {
             active: ActiveConfig::default(),
             label_budgets: vec![10, 20, 30],
             limits: Limits::default(),
+            fuzz_fuel: FuzzFuel::default(),
         }
     }
 }
@@ -130,8 +136,12 @@ struct Validation {
 /// A subject prepared for evaluation: both programs compiled, validation tests run.
 pub struct Prepared {
     id: String,
+    /// The programs under the full limits (the subject's tests).
     buggy: ProgramRunner,
     golden: ProgramRunner,
+    /// The programs with the fuzz fuel (fuzzed inputs).
+    fuzz_buggy: ProgramRunner,
+    fuzz_golden: ProgramRunner,
     /// Failing numeric train tests: name and input.
     failing_train: Vec<(String, Vec<Num>)>,
     /// All numeric tests with their inputs, by shape of the first failing train test.
@@ -140,8 +150,10 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// Compiles the subject's programs and finds its failing train tests.
-    pub fn new(subject: &Subject, limits: &Limits) -> Result<Prepared, SkipReason> {
+    /// Compiles the subject's programs, finds its failing train tests and sizes the
+    /// fuzz fuel from the slowest train run (buggy or golden).
+    pub fn new(subject: &Subject, config: &EvalConfig) -> Result<Prepared, SkipReason> {
+        let limits = &config.limits;
         let extractor = subject
             .answer_extractor()
             .map_err(|e| SkipReason::BadPattern(e.to_string()))?;
@@ -151,13 +163,20 @@ impl Prepared {
             .map_err(|e| SkipReason::GoldenDoesNotCompile(e.first_error()))?;
         let buggy = ProgramRunner::new(buggy, limits.clone(), extractor.clone());
         let golden = ProgramRunner::new(golden, limits.clone(), extractor);
-        let judge = ReferenceLabeller::new(golden.clone());
-        let mut probe = buggy.clone();
         let mut failing_train = Vec::new();
+        let mut slowest = 0;
         for t in &subject.tests.train {
             if let Some(input) = parse_input(&t.input).filter(|i| !i.is_empty()) {
-                let obs = probe.run(&input);
-                if judge.judge(&input, &obs).bug {
+                let (b, b_answer) = buggy.execute(&input);
+                let (g, g_answer) = golden.execute(&input);
+                slowest = slowest.max(b.steps).max(g.steps);
+                let bug = differs(
+                    status_of(&b.outcome),
+                    b_answer.as_deref(),
+                    status_of(&g.outcome),
+                    g_answer.as_deref(),
+                );
+                if bug {
                     failing_train.push((t.name.clone(), input));
                 }
             }
@@ -175,14 +194,22 @@ impl Prepared {
                 _ => skipped += 1,
             }
         }
+        let fuel = config.fuzz_fuel.fuel(slowest).min(limits.fuel);
         Ok(Prepared {
             id: subject.id.clone(),
+            fuzz_buggy: buggy.with_fuel(fuel),
+            fuzz_golden: golden.with_fuel(fuel),
             buggy,
             golden,
             failing_train,
             tests,
             skipped,
         })
+    }
+
+    /// The fuel of fuzzed runs.
+    pub fn fuzz_fuel(&self) -> u64 {
+        self.fuzz_buggy.limits().fuel
     }
 
     /// Number of failing train tests a run can start from.
@@ -209,9 +236,16 @@ impl Prepared {
             label_budget: max_budget,
             ..config.active.clone()
         };
-        let mut labeller = ReferenceLabeller::new(self.golden.clone());
+        let mut labeller = ReferenceLabeller::new(self.fuzz_golden.clone());
         let mut judged = Vec::new();
-        let mut lp = ActiveLoop::new(active, self.buggy.clone(), make_oracle(), start, None, seed);
+        let mut lp = ActiveLoop::new(
+            active,
+            self.fuzz_buggy.clone(),
+            make_oracle(),
+            start,
+            None,
+            seed,
+        );
         let mut out = Vec::new();
         let mut pending = budgets.iter().copied().peekable();
         let mut asked = 0;
@@ -279,16 +313,21 @@ impl Prepared {
         }
         let generated = judged.len();
         let generated_failing = judged.iter().filter(|b| **b).count();
-        // A copy of the session's runner: word answers get the session's codes, and
-        // words first seen here do not change the codes the loop assigns later.
-        let mut runner = lp.runner().clone();
+        // The full limits with a copy of the session's encoder: word answers get the
+        // session's codes, and words first seen here do not change the codes the loop
+        // assigns later.
+        let mut runner = self
+            .buggy
+            .clone()
+            .with_encoder(lp.runner().encoder().clone());
+        let judge = ReferenceLabeller::new(self.golden.clone());
         let validation: Vec<Validation> = self
             .tests
             .iter()
             .map(|input| {
                 let obs = runner.run(input);
                 Validation {
-                    failing: labeller.judge(input, &obs).bug,
+                    failing: judge.judge(input, &obs).bug,
                     point: point(input, &obs),
                 }
             })

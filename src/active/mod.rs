@@ -6,10 +6,12 @@
 //! [`formula::FormulaOracle`]), and asks a [`session::Labeller`] (a person, or
 //! [`reference::ReferenceLabeller`] running the golden program). [`eval`] measures the
 //! oracle on a corpus subject as the Learn2fix paper did. Everything is deterministic
-//! given the seed; budgets are counts (labels, generated tests, look-ahead learns, fuel).
+//! given the seed; budgets are counts (labels, generated tests, look-ahead learns, fuel;
+//! [`fuel`] sizes the fuel of fuzzed runs from the known tests).
 
 pub mod eval;
 pub mod formula;
+pub mod fuel;
 pub mod fuzz;
 pub mod learner;
 pub mod num;
@@ -18,6 +20,7 @@ pub mod program;
 pub mod reference;
 pub mod session;
 
+pub use fuel::FuzzFuel;
 pub use fuzz::{FuzzConfig, FuzzStop, Fuzzer, Range};
 pub use learner::{BugOracle, Example, LearnStatus};
 pub use num::Num;

@@ -35,6 +35,31 @@ impl ProgramRunner {
         }
     }
 
+    /// The same program and answer extractor with `fuel` steps per run (and a fresh
+    /// output encoder).
+    pub fn with_fuel(&self, fuel: u64) -> ProgramRunner {
+        ProgramRunner::new(
+            self.program.clone(),
+            Limits {
+                fuel,
+                ..self.limits.clone()
+            },
+            self.extractor.clone(),
+        )
+    }
+
+    /// This runner with `encoder` in place of its own (e.g. a session's word codes on
+    /// a runner with other limits).
+    pub fn with_encoder(mut self, encoder: OutputEncoder) -> ProgramRunner {
+        self.encoder = encoder;
+        self
+    }
+
+    /// The execution limits.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     /// The compiled program.
     pub fn program(&self) -> &Program {
         &self.program

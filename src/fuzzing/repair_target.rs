@@ -8,7 +8,9 @@ use crate::active::Status;
 use crate::compare::outputs_match;
 use crate::lang::{compile, Limits, Num};
 use crate::repair::tests::{Expectation, RepairTest};
-use crate::repair::{repair, Engine, RepairConfig};
+use crate::repair::{
+    repair, repair_with_progress, Control, Engine, RepairConfig, RepairSource, StopReason,
+};
 use rand::rngs::StdRng;
 use rand::RngExt;
 
@@ -113,7 +115,46 @@ fn check(input: &[u8]) -> Result<(), Violation> {
             stats.candidates, config.max_candidates
         )));
     }
+    if report.stop == StopReason::BudgetExhausted
+        && stats.test_executions != config.max_test_executions
+    {
+        return Err(Violation::Budget(format!(
+            "stopped for the execution budget after {} of {} executions",
+            stats.test_executions, config.max_test_executions
+        )));
+    }
+    if report.patches.len() > config.max_ranked {
+        return Err(Violation::Budget(format!(
+            "{} patches ranked with a limit of {}",
+            report.patches.len(),
+            config.max_ranked
+        )));
+    }
+    let src = RepairSource::new(source).map_err(|e| {
+        Violation::Invariant(format!(
+            "repair accepted a program its patch model rejects: {e}"
+        ))
+    })?;
     for patch in &report.patches {
+        // The reported text is the patch's edits re-applied to the original.
+        if src.apply(&patch.patch, &config.trusted_lines).as_ref() != Ok(&patch.patched_source) {
+            return Err(Violation::Invariant(format!(
+                "a reported patch's text is not its edits applied to the source:\n{}",
+                patch.diff
+            )));
+        }
+        if patch.tests_passed != tests.len()
+            || patch.tests_total != tests.len()
+            || !(0.0..=1.0).contains(&patch.validation)
+        {
+            return Err(Violation::Invariant(format!(
+                "a reported patch claims {}/{} tests (of {}) and validation {}",
+                patch.tests_passed,
+                patch.tests_total,
+                tests.len(),
+                patch.validation
+            )));
+        }
         if patch.cost > config.budget {
             return Err(Violation::Budget(format!(
                 "a patch of cost {} with a budget of {}",
@@ -142,6 +183,34 @@ fn check(input: &[u8]) -> Result<(), Violation> {
                 )));
             }
         }
+    }
+    check_stop_request(source, &tests, &config, input.len())
+}
+
+/// One input in four: a progress hook asks to stop after a few executions, and the
+/// engine must not run another one.
+fn check_stop_request(
+    source: &str,
+    tests: &[RepairTest],
+    config: &RepairConfig,
+    salt: usize,
+) -> Result<(), Violation> {
+    if salt % 4 != 0 {
+        return Ok(());
+    }
+    let at = (salt / 4 % 40) as u64;
+    let report = repair_with_progress(source, tests, None, config, &mut |p| {
+        if p.test_executions >= at {
+            Control::Stop
+        } else {
+            Control::Continue
+        }
+    });
+    if report.stats.test_executions > at {
+        return Err(Violation::Budget(format!(
+            "{} engine test executions after a stop request at {at}",
+            report.stats.test_executions
+        )));
     }
     Ok(())
 }

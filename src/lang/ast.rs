@@ -233,6 +233,29 @@ impl ScalarType {
         )
     }
 
+    /// The type C gives the decimal literal `value` written with this type's suffix (as
+    /// the printer writes an `IntLit`): this type when the value fits, else the next of
+    /// C's list for that suffix (`int`, `long`; `unsigned`, `unsigned long`; ...), and
+    /// `unsigned long (long)` past `i64::MAX` as gcc does. Types printed without a suffix
+    /// follow `int`'s list; floating types and `void` are returned unchanged.
+    pub fn decimal_literal(self, value: u64) -> ScalarType {
+        use ScalarType::*;
+        let signed_fits = value <= i64::MAX as u64;
+        match self {
+            Float | Double | LongDouble | Void => self,
+            ULong | ULongLong => self,
+            UInt if value <= u64::from(u32::MAX) => UInt,
+            UInt => ULong,
+            Long if signed_fits => Long,
+            Long => ULong,
+            LongLong if signed_fits => LongLong,
+            LongLong => ULongLong,
+            _ if value <= i32::MAX as u64 => Int,
+            _ if signed_fits => Long,
+            _ => ULong,
+        }
+    }
+
     /// Floating types.
     pub fn is_floating(self) -> bool {
         matches!(
@@ -1633,6 +1656,26 @@ mod tests {
         assert_eq!(i(7, ScalarType::UInt), "7u");
         assert_eq!(i(7, ScalarType::LongLong), "7LL");
         assert_eq!(i(7, ScalarType::ULong), "7UL");
+        // Every literal typed by `decimal_literal` reads back with the same type.
+        use ScalarType::*;
+        for ty in [Int, UInt, Long, ULong, LongLong, ULongLong, Char, Short] {
+            for value in [
+                0,
+                i32::MAX as u64,
+                i32::MAX as u64 + 1,
+                u64::from(u32::MAX),
+                u64::from(u32::MAX) + 1,
+                i64::MAX as u64,
+                i64::MAX as u64 + 1,
+            ] {
+                let typed = ty.decimal_literal(value);
+                let text = i(value, typed);
+                let read = crate::lang::parser::number_literal(&text).unwrap().0;
+                assert_eq!(read, ExprKind::IntLit { value, ty: typed }, "{text}");
+            }
+        }
+        assert_eq!(Int.decimal_literal(i64::MAX as u64), Long);
+        assert_eq!(Double.decimal_literal(1 << 40), Double);
         let c = |v| lit(ExprKind::CharLit(v)).to_string();
         assert_eq!(c(97), "'a'");
         assert_eq!(c(10), "'\\n'");

@@ -11,6 +11,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::budget::{Gate, Stop};
 use super::holeval::{eval_at_hole, kind_of, FRESH_ID};
 use super::localise::Suspicious;
 use super::mutate::{
@@ -19,7 +20,7 @@ use super::mutate::{
 };
 use super::patch::{Edit, EditKind, Patch, RepairSource};
 use super::tests::TestSuite;
-use super::{Control, Progress, RepairConfig, RepairStats};
+use super::RepairConfig;
 use crate::lang::ast::{BinaryOp, Expr, ExprKind, ScalarType, Span, Stmt, StmtKind};
 use crate::lang::bytecode::{HoleSite, HoleVar};
 use crate::lang::types::Sc;
@@ -41,6 +42,16 @@ pub enum EngineStop {
     CandidateBudget,
     /// The progress hook asked to stop.
     Stopped,
+}
+
+impl From<Stop> for EngineStop {
+    fn from(why: Stop) -> Self {
+        match why {
+            Stop::ExecutionBudget => EngineStop::ExecutionBudget,
+            Stop::CandidateBudget => EngineStop::CandidateBudget,
+            Stop::Stopped => EngineStop::Stopped,
+        }
+    }
 }
 
 /// Candidates sharing one hole: the program compiled with the hole and, per candidate,
@@ -186,6 +197,8 @@ struct Enumerator<'a> {
     constants: Vec<i64>,
     pending: Vec<Pending>,
     generated: usize,
+    /// Candidates allowed (what is left of the repair's candidate budget).
+    cap: usize,
     seq: usize,
 }
 
@@ -216,7 +229,7 @@ impl<'a> Enumerator<'a> {
     }
 
     fn room(&self) -> bool {
-        self.generated < self.config.max_candidates
+        self.generated < self.cap
     }
 
     /// Adds a hole batch from (patch, at-hole expression) pairs; candidates whose
@@ -243,7 +256,10 @@ impl<'a> Enumerator<'a> {
                 continue;
             };
             self.generated += 1;
-            let evaluable = site.as_ref().is_some_and(|s| kind_of(&e, s).is_some());
+            // Only a candidate of the hole's own type: another type changes the
+            // conversions around it (a `long` constant where an `int` was), which a
+            // value at the hole cannot reproduce.
+            let evaluable = site.as_ref().is_some_and(|s| kind_of(&e, s) == Some(s.sc));
             if evaluable {
                 min_cost = min_cost.min(cost);
                 batch.patches.push(patch);
@@ -469,6 +485,7 @@ pub fn candidates_at(
         constants: src.constants(),
         pending: Vec::new(),
         generated: 0,
+        cap: config.max_candidates,
         seq: 0,
     };
     en.generate_at(0, stmt);
@@ -485,14 +502,13 @@ pub fn candidates_at(
 
 /// Runs engine 1 over the suspicious statements (most suspicious first, at most
 /// [`RepairConfig::max_locations`]). Candidates are decided in order of their batch's
-/// cheapest cost, then suspiciousness. `stats` accumulates executions and decisions.
+/// cheapest cost, then suspiciousness; every execution and candidate is drawn from `gate`.
 pub fn enumerate(
     src: &RepairSource,
     suite: &TestSuite,
     suspicious: &[Suspicious],
     config: &RepairConfig,
-    stats: &mut RepairStats,
-    progress: &mut dyn FnMut(&Progress) -> Control,
+    gate: &mut Gate,
 ) -> EngineOutcome {
     let mut en = Enumerator {
         src,
@@ -501,30 +517,26 @@ pub fn enumerate(
         constants: src.constants(),
         pending: Vec::new(),
         generated: 0,
+        cap: usize::try_from(gate.candidates_left()).unwrap_or(usize::MAX),
         seq: 0,
     };
     for (rank, s) in suspicious.iter().take(config.max_locations).enumerate() {
         en.generate_at(rank, s.stmt);
     }
-    stats.candidates += en.generated as u64;
+    let mut plausible = Vec::new();
+    if let Err(why) = gate.candidates(en.generated as u64) {
+        return EngineOutcome {
+            plausible,
+            stop: why.into(),
+        };
+    }
     let mut pending = std::mem::take(&mut en.pending);
     pending.sort_by_key(|p| (p.min_cost, p.rank, p.seq));
-    let mut plausible = Vec::new();
     let mut stop = EngineStop::CandidatesExhausted;
     let order = suite.order().to_vec();
-    let snapshot = |stats: &RepairStats, plausible: &Vec<Patch>| Progress {
-        test_executions: stats.test_executions,
-        candidates: stats.candidates,
-        candidates_decided: stats.candidates_decided,
-        plausible: plausible.len(),
-        best_cost: plausible
-            .iter()
-            .map(|p: &Patch| p.cost(&config.costs))
-            .min(),
-    };
     'batches: for p in pending {
-        if progress(&snapshot(stats, &plausible)) == Control::Stop {
-            stop = EngineStop::Stopped;
+        if let Err(why) = gate.check() {
+            stop = why.into();
             break;
         }
         match p.batch {
@@ -532,31 +544,24 @@ pub fn enumerate(
                 let Ok(text) = src.apply(&patch, &config.trusted_lines) else {
                     continue;
                 };
-                stats.candidates_decided += 1;
+                gate.stats.candidates_decided += 1;
                 let Ok(program) = compile(&text) else {
                     continue;
                 };
                 let mut ok = true;
                 for &t in &order {
-                    if stats.test_executions >= config.max_test_executions {
-                        stop = EngineStop::ExecutionBudget;
+                    if let Err(why) = gate.execution() {
+                        stop = why.into();
                         break 'batches;
                     }
-                    if progress(&snapshot(stats, &plausible)) == Control::Stop {
-                        stop = EngineStop::Stopped;
-                        break 'batches;
-                    }
-                    stats.test_executions += 1;
-                    stats.plain_executions += 1;
+                    gate.stats.plain_executions += 1;
                     if !suite.run(&program, t).1 {
                         ok = false;
                         break;
                     }
                 }
                 if ok {
-                    stats
-                        .first_plausible_at
-                        .get_or_insert(stats.test_executions);
+                    gate.plausible(patch.cost(&config.costs));
                     plausible.push(patch);
                 }
             }
@@ -564,54 +569,44 @@ pub fn enumerate(
                 let mut alive: Vec<usize> = (0..batch.patches.len()).collect();
                 for &t in &order {
                     let mut passed = Vec::new();
-                    let mut out_of_budget = false;
-                    let mut stopped = false;
+                    let mut halted = None;
                     let classes = split_classes(
                         &batch,
                         suite,
                         t,
                         &alive,
                         config.max_hole_evaluations,
-                        &mut || {
-                            if stats.test_executions >= config.max_test_executions {
-                                out_of_budget = true;
-                                false
-                            } else if progress(&snapshot(stats, &plausible)) == Control::Stop {
-                                stopped = true;
-                                false
-                            } else {
-                                stats.test_executions += 1;
-                                stats.hole_executions += 1;
+                        &mut || match gate.execution() {
+                            Ok(()) => {
+                                gate.stats.hole_executions += 1;
                                 true
+                            }
+                            Err(why) => {
+                                halted = Some(why);
+                                false
                             }
                         },
                     );
                     for c in &classes {
-                        stats.hole_decisions += c.members.len() as u64;
+                        gate.stats.hole_decisions += c.members.len() as u64;
                         if suite.passes(t, &c.exec) {
                             passed.extend_from_slice(&c.members);
                         }
                     }
-                    if out_of_budget {
-                        stop = EngineStop::ExecutionBudget;
+                    if let Some(why) = halted {
+                        stop = why.into();
                         break 'batches;
                     }
-                    if stopped {
-                        stop = EngineStop::Stopped;
-                        break 'batches;
-                    }
-                    stats.candidates_decided += (alive.len() - passed.len()) as u64;
+                    gate.stats.candidates_decided += (alive.len() - passed.len()) as u64;
                     passed.sort_unstable();
                     alive = passed;
                     if alive.is_empty() {
                         break;
                     }
                 }
-                stats.candidates_decided += alive.len() as u64;
+                gate.stats.candidates_decided += alive.len() as u64;
                 for i in alive {
-                    stats
-                        .first_plausible_at
-                        .get_or_insert(stats.test_executions);
+                    gate.plausible(batch.patches[i].cost(&config.costs));
                     plausible.push(batch.patches[i].clone());
                 }
             }

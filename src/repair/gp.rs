@@ -56,6 +56,12 @@ pub trait GpProblem {
 
     /// Numbers of positive and negative tests.
     fn test_counts(&self) -> (usize, usize);
+
+    /// Whether the problem's own budget (or a stop request) cut the last evaluation
+    /// short: the search then ends with [`GpStop::Halted`]. Default never.
+    fn halted(&self) -> bool {
+        false
+    }
 }
 
 /// Settings of the genetic engine. Defaults follow GenProg and the RL paper.
@@ -117,6 +123,8 @@ pub enum GpStop {
     EvaluationLimit(usize),
     /// No operator could make any edit of the original program.
     NoMutations,
+    /// The problem's budget or a stop request ended it ([`GpProblem::halted`]).
+    Halted,
     /// The operator-selection settings are invalid.
     Selection(SelectError),
 }
@@ -128,6 +136,7 @@ impl fmt::Display for GpStop {
             GpStop::GenerationLimit(n) => write!(f, "generation limit ({n}) reached"),
             GpStop::EvaluationLimit(n) => write!(f, "evaluation budget ({n}) used up"),
             GpStop::NoMutations => write!(f, "no operator can edit the program"),
+            GpStop::Halted => write!(f, "budget used up or stopped"),
             GpStop::Selection(e) => write!(f, "operator selection: {e}"),
         }
     }
@@ -200,7 +209,9 @@ impl<P: GpProblem> Search<'_, P> {
     }
 
     fn budget_left(&self) -> bool {
-        self.found.is_none() && self.evaluations < self.config.max_evaluations
+        self.found.is_none()
+            && self.evaluations < self.config.max_evaluations
+            && !self.problem.halted()
     }
 
     /// Mutates `parent` (of fitness `parent_fitness`) once, evaluates the child and
@@ -226,6 +237,10 @@ impl<P: GpProblem> Search<'_, P> {
                 edits.remove(0);
             }
             let eval = self.problem.evaluate(&edits);
+            if self.problem.halted() {
+                // Cut short: neither counted nor fed back.
+                return None;
+            }
             self.evaluations += 1;
             let fitness = self.fitness(eval);
             self.selector.feedback(op, fitness, parent_fitness);
@@ -301,6 +316,9 @@ pub fn run_gp<P: GpProblem>(problem: &mut P, config: &GpConfig) -> GpReport<P::E
     let stop = loop {
         if s.found.is_some() {
             break GpStop::Found;
+        }
+        if s.problem.halted() {
+            break GpStop::Halted;
         }
         if pop.is_empty() {
             break if s.evaluations >= config.max_evaluations {

@@ -10,6 +10,7 @@
 //! never proposed. Variants are applied to the original text, compiled and run on every
 //! test; results are cached by patched text, so a variant met twice costs nothing.
 
+use super::budget::Gate;
 use super::cost::NEVER;
 use super::gp::{run_gp, Evaluation, GpConfig, GpProblem, GpReport};
 use super::localise::Suspicious;
@@ -25,8 +26,11 @@ use rand::rngs::StdRng;
 use rand::RngExt;
 use std::collections::HashMap;
 
-/// GenProg over the patch model; see the module docs.
-pub struct ProgramProblem<'a> {
+/// GenProg over the patch model; see the module docs. Every test execution and every
+/// variant evaluated is drawn from the repair's [`Gate`].
+pub struct ProgramProblem<'a, 'g> {
+    gate: &'a mut Gate<'g>,
+    halted: bool,
     src: &'a RepairSource,
     suite: &'a TestSuite,
     config: &'a RepairConfig,
@@ -42,7 +46,7 @@ pub struct ProgramProblem<'a> {
     pub test_executions: u64,
 }
 
-impl<'a> ProgramProblem<'a> {
+impl<'a, 'g> ProgramProblem<'a, 'g> {
     /// The problem for `src` on `suite`, mutating the `suspicious` statements (at most
     /// `config.max_locations`, weighted by score).
     pub fn new(
@@ -50,7 +54,8 @@ impl<'a> ProgramProblem<'a> {
         suite: &'a TestSuite,
         suspicious: &[Suspicious],
         config: &'a RepairConfig,
-    ) -> ProgramProblem<'a> {
+        gate: &'a mut Gate<'g>,
+    ) -> ProgramProblem<'a, 'g> {
         let operators = EditKind::ALL
             .into_iter()
             .filter(|&k| config.costs.of(k) != NEVER && config.costs.of(k) <= config.budget)
@@ -73,6 +78,8 @@ impl<'a> ProgramProblem<'a> {
             .filter(|t| !negative.contains(t))
             .collect();
         ProgramProblem {
+            gate,
+            halted: false,
             src,
             suite,
             config,
@@ -247,7 +254,7 @@ fn expr_stmt(e: crate::lang::ast::Expr) -> Stmt {
     }
 }
 
-impl GpProblem for ProgramProblem<'_> {
+impl GpProblem for ProgramProblem<'_, '_> {
     type Edit = Edit;
 
     fn operators(&self) -> usize {
@@ -289,6 +296,15 @@ impl GpProblem for ProgramProblem<'_> {
     }
 
     fn evaluate(&mut self, edits: &[Edit]) -> Evaluation {
+        if edits.is_empty() {
+            // The original program: the suite already ran it (its failing tests are the
+            // negative ones), so no execution is spent.
+            return Evaluation {
+                passed_positive: self.positive.len(),
+                passed_negative: 0,
+                valid: true,
+            };
+        }
         let patch = Patch {
             edits: edits.to_vec(),
         };
@@ -301,23 +317,29 @@ impl GpProblem for ProgramProblem<'_> {
         if let Some(e) = self.cache.get(&text) {
             return *e;
         }
+        if self.gate.candidates(1).is_err() {
+            self.halted = true;
+            return Evaluation::default();
+        }
+        self.gate.stats.candidates_decided += 1;
         let eval = match compile(&text) {
             Err(_) => Evaluation::default(),
             Ok(program) => {
-                let mut run = |tests: &[usize]| {
-                    tests
-                        .iter()
-                        .filter(|&&t| {
-                            self.test_executions += 1;
-                            self.suite.run(&program, t).1
-                        })
-                        .count()
-                };
-                let passed_negative = run(&self.negative);
-                let passed_positive = run(&self.positive);
+                let mut passed = [0, 0];
+                for (i, t) in self.negative.iter().chain(&self.positive).enumerate() {
+                    if self.gate.execution().is_err() {
+                        self.halted = true;
+                        return Evaluation::default();
+                    }
+                    self.gate.stats.plain_executions += 1;
+                    self.test_executions += 1;
+                    if self.suite.run(&program, *t).1 {
+                        passed[usize::from(i >= self.negative.len())] += 1;
+                    }
+                }
                 Evaluation {
-                    passed_positive,
-                    passed_negative,
+                    passed_positive: passed[1],
+                    passed_negative: passed[0],
                     valid: true,
                 }
             }
@@ -326,31 +348,49 @@ impl GpProblem for ProgramProblem<'_> {
         eval
     }
 
+    fn halted(&self) -> bool {
+        self.halted
+    }
+
     fn test_counts(&self) -> (usize, usize) {
         (self.positive.len(), self.negative.len())
     }
 }
 
 /// Runs GenProg on `src`: the plausible patch found (if any), the search report and the
-/// test executions it used. `gp.max_evaluations` is further cut so the variants' test
-/// runs stay within `config.max_test_executions`.
+/// test executions it used. Executions and variants are drawn from `gate`, so the
+/// repair's budgets hold exactly ([`GpStop::Halted`](super::gp::GpStop::Halted) when they
+/// or a stop request end it).
 pub fn genetic(
     src: &RepairSource,
     suite: &TestSuite,
     suspicious: &[Suspicious],
     config: &RepairConfig,
     gp: &GpConfig,
+    gate: &mut Gate,
 ) -> (Option<Patch>, GpReport<Edit>, u64) {
-    let mut problem = ProgramProblem::new(src, suite, suspicious, config);
-    let tests = suite.tests().len().max(1) as u64;
-    let by_executions = (config.max_test_executions / tests).max(1) as usize;
-    let gp = GpConfig {
-        max_evaluations: gp.max_evaluations.min(by_executions),
-        ..*gp
-    };
-    let report = run_gp(&mut problem, &gp);
+    let mut problem = ProgramProblem::new(src, suite, suspicious, config, gate);
+    let report = run_gp(&mut problem, gp);
     let patch = report.patch.clone().map(|edits| Patch { edits });
+    if let Some(p) = &patch {
+        problem.gate.plausible(p.cost(&config.costs));
+    }
     (patch, report, problem.test_executions)
+}
+
+/// [`genetic`] on its own, with a fresh gate holding `config`'s budgets (no progress
+/// hook): for the operator-selection evaluation and tests.
+pub fn genetic_alone(
+    src: &RepairSource,
+    suite: &TestSuite,
+    suspicious: &[Suspicious],
+    config: &RepairConfig,
+    gp: &GpConfig,
+) -> (Option<Patch>, GpReport<Edit>, u64) {
+    let mut stats = super::RepairStats::default();
+    let mut go_on = |_: &super::Progress| super::Control::Continue;
+    let mut gate = Gate::new(config, &mut stats, &mut go_on);
+    genetic(src, suite, suspicious, config, gp, &mut gate)
 }
 
 /// A repair set-up for tests: source, suite and suspicious statements.
@@ -392,12 +432,12 @@ mod tests {
             seed: 1,
             ..GpConfig::default()
         };
-        let (patch, report, executions) = genetic(&src, &suite, &suspicious, &config, &gp);
+        let (patch, report, executions) = genetic_alone(&src, &suite, &suspicious, &config, &gp);
         let patch = patch.unwrap_or_else(|| panic!("no patch:\n{report}"));
         assert!(passes_all(&src, &suite, &patch), "{patch:?}");
         assert!(executions > 0 && report.evaluations > 0);
         // Deterministic for the seed.
-        let (again, r2, _) = genetic(&src, &suite, &suspicious, &config, &gp);
+        let (again, r2, _) = genetic_alone(&src, &suite, &suspicious, &config, &gp);
         assert_eq!(again, Some(patch));
         assert_eq!(r2.evaluations, report.evaluations);
     }
@@ -426,9 +466,14 @@ mod tests {
                 }
             }
         }
-        let problem = ProgramProblem::new(&src, &suite, &suspicious, &config);
+        let mut stats = crate::repair::RepairStats::default();
+        let mut go_on = |_: &crate::repair::Progress| crate::repair::Control::Continue;
+        let mut gate = Gate::new(&config, &mut stats, &mut go_on);
+        let problem = ProgramProblem::new(&src, &suite, &suspicious, &config, &mut gate);
         assert_eq!(problem.operators(), 3);
-        let (patch, report, _) = genetic(&src, &suite, &suspicious, &config, &GpConfig::default());
+        drop(problem);
+        let (patch, report, _) =
+            genetic_alone(&src, &suite, &suspicious, &config, &GpConfig::default());
         let patch = patch.unwrap_or_else(|| panic!("no patch:\n{report}"));
         assert!(passes_all(&src, &suite, &patch));
         let text = src.apply(&patch, &Default::default()).unwrap();
@@ -461,7 +506,10 @@ mod tests {
             max_evaluations: 120,
             ..GpConfig::default()
         };
-        let mut problem = ProgramProblem::new(&src, &suite, &suspicious, &config);
+        let mut stats = crate::repair::RepairStats::default();
+        let mut go_on = |_: &crate::repair::Progress| crate::repair::Control::Continue;
+        let mut gate = Gate::new(&config, &mut stats, &mut go_on);
+        let mut problem = ProgramProblem::new(&src, &suite, &suspicious, &config, &mut gate);
         let report = run_gp(&mut problem, &gp);
         for edits in report.patch.iter() {
             for e in edits {
@@ -473,7 +521,7 @@ mod tests {
             budget: 0,
             ..RepairConfig::default()
         };
-        let (patch, report, _) = genetic(&src, &suite, &suspicious, &config, &gp);
+        let (patch, report, _) = genetic_alone(&src, &suite, &suspicious, &config, &gp);
         assert!(patch.is_none());
         assert!(
             matches!(report.stop, super::super::gp::GpStop::Selection(_)),

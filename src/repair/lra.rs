@@ -24,6 +24,7 @@
 //! Every synthesised patch is applied to the original text and must pass every test to
 //! count as plausible. Bounded by locations, runs per test and the synthesiser's limits.
 
+use super::budget::{Gate, Stop};
 use super::localise::Suspicious;
 use super::mutate::{bin, fresh, int_lit, locations, var};
 use super::patch::{Edit, EditKind, Patch, RepairSource};
@@ -77,8 +78,8 @@ pub enum LraStop {
     Found,
     /// Every location was tried.
     LocationsExhausted,
-    /// The test-execution budget ran out.
-    ExecutionBudget,
+    /// The repair's gate refused an execution or a candidate (budget or stop request).
+    Halted(Stop),
 }
 
 impl fmt::Display for LraStop {
@@ -86,7 +87,7 @@ impl fmt::Display for LraStop {
         match self {
             LraStop::Found => write!(f, "found a plausible synthesised patch"),
             LraStop::LocationsExhausted => write!(f, "every location tried"),
-            LraStop::ExecutionBudget => write!(f, "test-execution budget exhausted"),
+            LraStop::Halted(why) => write!(f, "halted: {why:?}"),
         }
     }
 }
@@ -192,7 +193,8 @@ fn is_integer(sc: Sc) -> bool {
 }
 
 /// The engine's state over one repair.
-struct Lra<'a> {
+struct Lra<'a, 'g> {
+    gate: &'a mut Gate<'g>,
     src: &'a RepairSource,
     suite: &'a TestSuite,
     config: &'a RepairConfig,
@@ -209,13 +211,13 @@ struct Hole {
     int_vars: Vec<usize>,
 }
 
-impl Lra<'_> {
-    fn budget_left(&self) -> bool {
-        self.executions < self.config.max_test_executions
-    }
+type Run = Result<(bool, Vec<Evaluated>, usize), Stop>;
 
+impl Lra<'_, '_> {
     /// Runs test `t` under `plan`: whether it passes and the evaluations seen.
-    fn run(&mut self, hole: &Hole, t: usize, plan: Plan) -> (bool, Vec<Evaluated>, usize) {
+    fn run(&mut self, hole: &Hole, t: usize, plan: Plan) -> Run {
+        self.gate.execution()?;
+        self.gate.stats.plain_executions += 1;
         let mut rec = Recorder {
             plan,
             int_vars: &hole.int_vars,
@@ -228,7 +230,7 @@ impl Lra<'_> {
         let exec = hole
             .program
             .run_test_with_hole(input, self.suite.limits(), &mut rec);
-        (self.suite.passes(t, &exec), rec.seen, rec.count)
+        Ok((self.suite.passes(t, &exec), rec.seen, rec.count))
     }
 
     fn names(&self, hole: &Hole) -> Vec<String> {
@@ -240,43 +242,42 @@ impl Lra<'_> {
 
     /// Angelic outcomes of a condition: per evaluation (vars, original, used), or `None`
     /// when some failing test passes under no plan.
-    fn condition_examples(&mut self, hole: &Hole) -> Option<Vec<Evaluated>> {
+    fn condition_examples(&mut self, hole: &Hole) -> Result<Option<Vec<Evaluated>>, Stop> {
         let mut out = Vec::new();
         for t in self.failing.clone() {
-            let (_, _, evaluations) = self.run(hole, t, Plan::Observe);
+            let (_, _, evaluations) = self.run(hole, t, Plan::Observe)?;
             let plans = (0..evaluations.min(self.lra.max_flip_index))
                 .map(Plan::FlipAt)
                 .chain([Plan::ForceAll(true), Plan::ForceAll(false)]);
             let mut fixed = None;
             for plan in plans {
-                if !self.budget_left() {
-                    return None;
-                }
-                let (ok, seen, _) = self.run(hole, t, plan);
+                let (ok, seen, _) = self.run(hole, t, plan)?;
                 if ok {
                     fixed = Some(seen);
                     break;
                 }
             }
-            out.extend(fixed?);
+            let Some(fixed) = fixed else {
+                return Ok(None);
+            };
+            out.extend(fixed);
         }
         for t in self.passing.clone() {
-            out.extend(self.run(hole, t, Plan::Observe).1);
+            out.extend(self.run(hole, t, Plan::Observe)?.1);
         }
-        Some(out)
+        Ok(Some(out))
     }
 
     /// Angelic values of an integer expression, or `None` when some failing test
     /// evaluates it other than once or passes with no candidate value.
-    fn expression_examples(&mut self, hole: &Hole) -> Option<Vec<Evaluated>> {
+    fn expression_examples(&mut self, hole: &Hole) -> Result<Option<Vec<Evaluated>>, Stop> {
         let mut out = Vec::new();
         let constants = self.src.constants();
         for t in self.failing.clone() {
-            let (_, seen, evaluations) = self.run(hole, t, Plan::Observe);
-            if evaluations != 1 {
-                return None;
-            }
-            let first = seen.first()?;
+            let (_, seen, evaluations) = self.run(hole, t, Plan::Observe)?;
+            let Some(first) = seen.first().filter(|_| evaluations == 1) else {
+                return Ok(None);
+            };
             let expected = match &self.suite.tests()[t].expect {
                 super::tests::Expectation::Output(o) => numbers_in(o),
                 _ => Vec::new(),
@@ -301,21 +302,21 @@ impl Lra<'_> {
             (-2..=10).for_each(&mut push);
             let mut fixed = None;
             for v in values.into_iter().take(self.lra.max_values) {
-                if !self.budget_left() {
-                    return None;
-                }
-                let (ok, seen, _) = self.run(hole, t, Plan::Value(v));
+                let (ok, seen, _) = self.run(hole, t, Plan::Value(v))?;
                 if ok {
                     fixed = seen.into_iter().next();
                     break;
                 }
             }
-            out.push(fixed?);
+            let Some(fixed) = fixed else {
+                return Ok(None);
+            };
+            out.push(fixed);
         }
         for t in self.passing.clone() {
-            out.extend(self.run(hole, t, Plan::Observe).1);
+            out.extend(self.run(hole, t, Plan::Observe)?.1);
         }
-        Some(out)
+        Ok(Some(out))
     }
 
     /// A refined condition `E && B` / `E || B` for the angelic outcomes, if one exists.
@@ -403,20 +404,22 @@ impl Lra<'_> {
     }
 
     /// Whether `patch` passes every test.
-    fn plausible(&mut self, patch: &Patch) -> bool {
+    fn plausible(&mut self, patch: &Patch) -> Result<bool, Stop> {
         let Ok(text) = self.src.apply(patch, &self.config.trusted_lines) else {
-            return false;
+            return Ok(false);
         };
         let Ok(program) = compile(&text) else {
-            return false;
+            return Ok(false);
         };
         for &t in self.suite.order() {
+            self.gate.execution()?;
+            self.gate.stats.plain_executions += 1;
             self.executions += 1;
             if !self.suite.run(&program, t).1 {
-                return false;
+                return Ok(false);
             }
         }
-        true
+        Ok(true)
     }
 }
 
@@ -506,6 +509,7 @@ pub fn linear(
     suspicious: &[Suspicious],
     config: &RepairConfig,
     lra: &LraConfig,
+    gate: &mut Gate,
 ) -> LraReport {
     let failing = suite.failing();
     let passing = suite
@@ -515,6 +519,7 @@ pub fn linear(
         .filter(|t| !failing.contains(t))
         .collect();
     let mut engine = Lra {
+        gate,
         src,
         suite,
         config,
@@ -537,8 +542,8 @@ pub fn linear(
             continue;
         };
         for (root_id, is_cond) in locations(src, info) {
-            if !engine.budget_left() {
-                report.stop = LraStop::ExecutionBudget;
+            if let Err(why) = engine.gate.check() {
+                report.stop = LraStop::Halted(why);
                 break 'stmts;
             }
             let Some(root) = src.expr(root_id) else {
@@ -551,17 +556,27 @@ pub fn linear(
                 continue;
             }
             report.locations += 1;
-            let edit = if is_cond {
-                engine.condition_examples(&hole).and_then(|ex| {
+            let examples = if is_cond {
+                engine.condition_examples(&hole)
+            } else {
+                engine.expression_examples(&hole)
+            };
+            let examples = match examples {
+                Ok(ex) => ex,
+                Err(why) => {
+                    report.stop = LraStop::Halted(why);
+                    break 'stmts;
+                }
+            };
+            let edit = examples.and_then(|ex| {
+                if is_cond {
                     engine
                         .refine(&hole, root, &ex)
                         .or_else(|| engine.resynthesise(&hole, root, &ex))
-                })
-            } else {
-                engine
-                    .expression_examples(&hole)
-                    .and_then(|ex| engine.replace(&hole, root, &ex))
-            };
+                } else {
+                    engine.replace(&hole, root, &ex)
+                }
+            });
             let Some(edit) = edit else {
                 continue;
             };
@@ -578,10 +593,23 @@ pub fn linear(
             if !tried.insert(text) {
                 continue;
             }
+            if let Err(why) = engine.gate.candidates(1) {
+                report.stop = LraStop::Halted(why);
+                break 'stmts;
+            }
             report.synthesised += 1;
-            if engine.plausible(&patch) {
-                report.plausible.push(patch);
-                report.stop = LraStop::Found;
+            engine.gate.stats.candidates_decided += 1;
+            match engine.plausible(&patch) {
+                Ok(true) => {
+                    engine.gate.plausible(patch.cost(&config.costs));
+                    report.plausible.push(patch);
+                    report.stop = LraStop::Found;
+                }
+                Ok(false) => {}
+                Err(why) => {
+                    report.stop = LraStop::Halted(why);
+                    break 'stmts;
+                }
             }
         }
     }
@@ -609,6 +637,20 @@ fn compile_hole(text: &str, root: NodeId) -> Option<Hole> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The engine alone, with a fresh gate holding `config`'s budgets.
+    fn linear(
+        src: &RepairSource,
+        suite: &TestSuite,
+        suspicious: &[Suspicious],
+        config: &RepairConfig,
+        lra: &LraConfig,
+    ) -> LraReport {
+        let mut stats = super::super::RepairStats::default();
+        let mut go_on = |_: &super::super::Progress| super::super::Control::Continue;
+        let mut gate = Gate::new(config, &mut stats, &mut go_on);
+        super::linear(src, suite, suspicious, config, lra, &mut gate)
+    }
     use crate::repair::gp_program::fixture;
 
     fn passes(src: &RepairSource, patch: &Patch, tests: &str) -> bool {

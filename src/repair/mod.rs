@@ -25,6 +25,7 @@
 //! assert!(top.patched_source.contains("a > b") || top.patched_source.contains("a >= b"));
 //! ```
 
+pub mod budget;
 pub mod cost;
 pub mod diff;
 pub mod enumerate;
@@ -44,15 +45,16 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 pub use cost::CostTable;
-pub use patch::{Edit, EditKind, Patch, PatchError, RepairSource};
+pub use patch::{Change, Edit, EditKind, Patch, PatchError, RepairSource};
 pub use tests::{Expectation, LearnedOracle, RepairTest};
 
 use crate::corpus::AnswerExtractor;
 use crate::lang::{compile, Limits};
+use budget::Gate;
 use enumerate::EngineStop;
 use localise::{Suspicious, Weighting};
 use tests::{RunResult, TestSuite};
-use validate::{behaviour, fuzz_inputs, minimise, validate, Demotion};
+use validate::{adds_single_value_test, behaviour, fuzz_inputs, minimise, validate, Demotion};
 
 /// Which engine proposes candidates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -265,6 +267,14 @@ pub struct RankedPatch {
     pub validation: f64,
     /// Why it is ranked lower, if it is.
     pub demotion: Demotion,
+    /// Which nodes and lines of the original program the patch changes, one per edit.
+    pub changed: Vec<Change>,
+    /// Whether it adds a single-value test `x == c` / `x != c`
+    /// ([`validate::adds_single_value_test`]); ranked after equal-cost patches without one.
+    pub single_value_test: bool,
+    /// Share of fuzzed inputs whose result the patch changes
+    /// ([`validate::Validation::changed`]).
+    pub behaviour_change: f64,
 }
 
 /// The result of a repair.
@@ -307,7 +317,7 @@ impl fmt::Display for RepairReport {
         for (i, p) in self.patches.iter().enumerate() {
             writeln!(
                 f,
-                "#{} cost {} tests {}/{} validation {:.2}{}",
+                "#{} cost {} tests {}/{} validation {:.2}{}{}",
                 i + 1,
                 p.cost,
                 p.tests_passed,
@@ -317,6 +327,11 @@ impl fmt::Display for RepairReport {
                     Demotion::None => "",
                     Demotion::OnlyDeletes => " (only deletes)",
                     Demotion::HardcodesTest => " (hard-codes a test constant)",
+                },
+                if p.single_value_test {
+                    " (single-value test)"
+                } else {
+                    ""
                 }
             )?;
             for d in &p.description {
@@ -381,35 +396,27 @@ pub fn repair_with_progress(
     let (suspicious, runs) = localise::localise(&program, &suite, config.weighting);
     report.stats.localisation_executions = runs;
     report.suspicious = suspicious;
-    let outcome = match config.engine {
-        Engine::Genetic => run_genetic(&src, &suite, &report.suspicious, config, &mut report.stats),
-        Engine::Linear => run_linear(&src, &suite, &report.suspicious, config, &mut report.stats),
-        Engine::Enumerate => enumerate::enumerate(
-            &src,
-            &suite,
-            &report.suspicious,
-            config,
-            &mut report.stats,
-            progress,
-        ),
-        Engine::All => {
-            // Cheapest first: enumeration, then LRA synthesis, then GenProg, each only
-            // while nothing plausible has been found.
-            let mut outcome = enumerate::enumerate(
-                &src,
-                &suite,
-                &report.suspicious,
-                config,
-                &mut report.stats,
-                progress,
-            );
-            if outcome.plausible.is_empty() && outcome.stop != EngineStop::Stopped {
-                outcome = run_linear(&src, &suite, &report.suspicious, config, &mut report.stats);
+    let outcome = {
+        let mut gate = Gate::new(config, &mut report.stats, progress);
+        let gate = &mut gate;
+        let sus = &report.suspicious;
+        match config.engine {
+            Engine::Genetic => run_genetic(&src, &suite, sus, config, gate),
+            Engine::Linear => run_linear(&src, &suite, sus, config, gate),
+            Engine::Enumerate => enumerate::enumerate(&src, &suite, sus, config, gate),
+            Engine::All => {
+                // Cheapest first: enumeration, then LRA synthesis, then GenProg, each only
+                // while nothing plausible has been found; all draw from one gate, so once
+                // it refuses the later engines return at once.
+                let mut outcome = enumerate::enumerate(&src, &suite, sus, config, gate);
+                if outcome.plausible.is_empty() && gate.stopped().is_none() {
+                    outcome = run_linear(&src, &suite, sus, config, gate);
+                }
+                if outcome.plausible.is_empty() && gate.stopped().is_none() {
+                    outcome = run_genetic(&src, &suite, sus, config, gate);
+                }
+                outcome
             }
-            if outcome.plausible.is_empty() {
-                outcome = run_genetic(&src, &suite, &report.suspicious, config, &mut report.stats);
-            }
-            outcome
         }
     };
     report.stop = match outcome.stop {
@@ -437,28 +444,19 @@ pub fn repair_with_progress(
     report
 }
 
-/// Engine 2 (GenProg, [`gp_program::genetic`]) as an engine outcome; its test runs are
-/// plain executions.
+/// Engine 2 (GenProg, [`gp_program::genetic`]) as an engine outcome.
 fn run_genetic(
     src: &RepairSource,
     suite: &TestSuite,
     suspicious: &[Suspicious],
     config: &RepairConfig,
-    stats: &mut RepairStats,
+    gate: &mut Gate,
 ) -> enumerate::EngineOutcome {
-    let (patch, gp, executions) =
-        gp_program::genetic(src, suite, suspicious, config, &config.genetic);
-    let before = stats.test_executions;
-    stats.test_executions += executions;
-    stats.plain_executions += executions;
-    stats.candidates += gp.evaluations as u64;
-    stats.candidates_decided += gp.evaluations as u64;
-    if patch.is_some() && stats.first_plausible_at.is_none() {
-        stats.first_plausible_at = Some(before + executions);
-    }
-    let stop = match gp.stop {
-        gp::GpStop::Found => EngineStop::Found,
-        gp::GpStop::EvaluationLimit(_) => EngineStop::ExecutionBudget,
+    let (patch, gp, _) = gp_program::genetic(src, suite, suspicious, config, &config.genetic, gate);
+    let stop = match (gp.stop, gate.stopped()) {
+        (gp::GpStop::Found, _) => EngineStop::Found,
+        (_, Some(why)) => why.into(),
+        (gp::GpStop::EvaluationLimit(_), None) => EngineStop::CandidateBudget,
         _ => EngineStop::CandidatesExhausted,
     };
     enumerate::EngineOutcome {
@@ -473,20 +471,12 @@ fn run_linear(
     suite: &TestSuite,
     suspicious: &[Suspicious],
     config: &RepairConfig,
-    stats: &mut RepairStats,
+    gate: &mut Gate,
 ) -> enumerate::EngineOutcome {
-    let lra = lra::linear(src, suite, suspicious, config, &config.linear);
-    let before = stats.test_executions;
-    stats.test_executions += lra.test_executions;
-    stats.plain_executions += lra.test_executions;
-    stats.candidates += lra.synthesised as u64;
-    stats.candidates_decided += lra.synthesised as u64;
-    if !lra.plausible.is_empty() && stats.first_plausible_at.is_none() {
-        stats.first_plausible_at = Some(before + lra.test_executions);
-    }
+    let lra = lra::linear(src, suite, suspicious, config, &config.linear, gate);
     let stop = match lra.stop {
         lra::LraStop::Found => EngineStop::Found,
-        lra::LraStop::ExecutionBudget => EngineStop::ExecutionBudget,
+        lra::LraStop::Halted(why) => why.into(),
         lra::LraStop::LocationsExhausted => EngineStop::CandidatesExhausted,
     };
     enumerate::EngineOutcome {
@@ -497,8 +487,8 @@ fn run_linear(
 
 /// Validates, minimises, deduplicates (one per behaviour class) and ranks plausible
 /// patches from any engine (`original` is the unpatched program): by demotion,
-/// validation (descending), cost, then the share of fuzzed inputs whose result the patch
-/// changes (least first). Patches are validated cheapest first; when `progress` says
+/// validation (descending), cost, whether it adds a single-value test (those last), then
+/// the share of fuzzed inputs whose result the patch changes (least first). Patches are validated cheapest first; when `progress` says
 /// stop, the rest are dropped (at least one is always validated).
 pub fn finish(
     src: &RepairSource,
@@ -512,7 +502,7 @@ pub fn finish(
     let inputs = fuzz_inputs(suite, config.validation_inputs, config.seed);
     let original_behaviour = behaviour(original, suite, &inputs);
     stats.validation_executions += inputs.len() as u64;
-    let mut ranked: Vec<(RankedPatch, Vec<RunResult>, f64)> = Vec::new();
+    let mut ranked: Vec<(RankedPatch, Vec<RunResult>)> = Vec::new();
     let mut by_cost = plausible;
     by_cost.sort_by_key(|p| p.cost(&config.costs));
     let found = by_cost.len();
@@ -563,24 +553,28 @@ pub fn finish(
             tests_total: suite.tests().len(),
             validation: v.score,
             demotion: Demotion::of(src, &patch, suite),
+            changed: src.changes(&patch),
+            single_value_test: adds_single_value_test(src, &patch),
+            behaviour_change: v.changed,
             patched_source: text,
             patch,
         };
-        ranked.push((rp, v.behaviour, v.changed));
+        ranked.push((rp, v.behaviour));
     }
-    let key = |p: &RankedPatch, changed: f64| {
+    let key = |p: &RankedPatch| {
         (
             p.demotion,
             std::cmp::Reverse((p.validation * 1e6) as u64),
             p.cost,
-            (changed * 1e6) as u64,
+            p.single_value_test,
+            (p.behaviour_change * 1e6) as u64,
             p.patch.edits.len(),
         )
     };
-    ranked.sort_by_key(|(p, _, c)| key(p, *c));
+    ranked.sort_by_key(|(p, _)| key(p));
     let mut out: Vec<RankedPatch> = Vec::new();
     let mut seen: Vec<Vec<RunResult>> = Vec::new();
-    for (p, b, _) in ranked {
+    for (p, b) in ranked {
         if seen.contains(&b) {
             continue;
         }

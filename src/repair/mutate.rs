@@ -41,11 +41,14 @@ pub fn fresh(kind: ExprKind) -> Expr {
     }
 }
 
-/// The literal `v` of type `ty` (negative values as `-(literal)`).
+/// The literal `v` written with `ty`'s suffix (negative values as `-(literal)`), typed
+/// by its value as C types it ([`ScalarType::decimal_literal`]: a wide value is `long`,
+/// not `int`), so the patch evaluated is the patch printed.
 pub fn int_lit(v: i64, ty: ScalarType) -> Expr {
+    let value = v.unsigned_abs();
     let lit = fresh(ExprKind::IntLit {
-        value: v.unsigned_abs(),
-        ty,
+        value,
+        ty: ty.decimal_literal(value),
     });
     if v < 0 {
         fresh(ExprKind::Unary {
@@ -373,4 +376,83 @@ pub fn donors(src: &RepairSource, target: &StmtInfo, max: usize) -> Vec<Stmt> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::parser::parse_expr;
+
+    fn lit_type(e: &Expr) -> Option<ScalarType> {
+        match &e.kind {
+            ExprKind::IntLit { ty, .. } => Some(*ty),
+            ExprKind::Unary { operand, .. } => lit_type(operand),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn literals_are_typed_by_their_value_as_c_does() {
+        assert_eq!(
+            lit_type(&int_lit(7, ScalarType::Int)),
+            Some(ScalarType::Int)
+        );
+        assert_eq!(
+            lit_type(&int_lit(-7, ScalarType::Int)),
+            Some(ScalarType::Int)
+        );
+        // Wider than int: `long`, as the printed `3000000000` is in C.
+        let wide = int_lit(3_000_000_000, ScalarType::Int);
+        assert_eq!(lit_type(&wide), Some(ScalarType::Long));
+        assert_eq!(
+            lit_type(&int_lit(i64::MAX, ScalarType::Int)),
+            Some(ScalarType::Long)
+        );
+        // `-2147483648` is `-(2147483648)`, a long.
+        assert_eq!(
+            lit_type(&int_lit(i32::MIN.into(), ScalarType::Int)),
+            Some(ScalarType::Long)
+        );
+        assert_eq!(
+            lit_type(&int_lit(5_000_000_000, ScalarType::UInt)),
+            Some(ScalarType::ULong)
+        );
+        assert_eq!(
+            lit_type(&int_lit(8, ScalarType::LongLong)),
+            Some(ScalarType::LongLong)
+        );
+        // Every generated literal reads back exactly as it is evaluated.
+        for v in [
+            0,
+            1,
+            -1,
+            i32::MAX.into(),
+            i32::MIN.into(),
+            1 << 40,
+            i64::MAX,
+            i64::MIN,
+        ] {
+            let e = int_lit(v, ScalarType::Int);
+            let (back, diags) = parse_expr(&e.to_string());
+            assert!(diags.is_empty(), "{e}");
+            assert_eq!(lit_type(&back.unwrap()), lit_type(&e), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_wide_program_constant_replaces_a_small_one_as_a_long() {
+        let (root, _) = parse_expr("x > 1");
+        let root = root.unwrap();
+        let found: Vec<Expr> = mutations(&root, &[], &[i64::MAX])
+            .into_iter()
+            .filter(|m| m.kind == EditKind::ReplaceConstant)
+            .map(|m| m.with)
+            .filter(
+                |w| matches!(w.kind, ExprKind::IntLit { value, .. } if value == i64::MAX as u64),
+            )
+            .collect();
+        assert_eq!(found.len(), 1);
+        assert_eq!(lit_type(&found[0]), Some(ScalarType::Long));
+        assert_eq!(found[0].to_string(), "9223372036854775807L");
+    }
 }

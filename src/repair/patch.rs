@@ -229,6 +229,19 @@ impl Patch {
     }
 }
 
+/// Where one edit changes the program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change {
+    /// The edited node (expression or statement) of the original program.
+    pub node: NodeId,
+    /// The kind of edit.
+    pub kind: EditKind,
+    /// First line (1-based) of the node's span in the original text.
+    pub first_line: u32,
+    /// Last line of that span.
+    pub last_line: u32,
+}
+
 /// Why a patch cannot be applied.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PatchError {
@@ -480,6 +493,25 @@ impl RepairSource {
             out.replace_range(start..end, &text);
         }
         Ok(out)
+    }
+
+    /// Where `patch` changes the program: per edit, the edited node and the lines of its
+    /// span in the original text (edits that cannot be applied are left out).
+    pub fn changes(&self, patch: &Patch) -> Vec<Change> {
+        patch
+            .edits
+            .iter()
+            .filter_map(|e| {
+                let span = self.check(e, &BTreeSet::new()).ok()?;
+                let lines = self.span_lines(span);
+                Some(Change {
+                    node: e.target(),
+                    kind: e.kind(),
+                    first_line: *lines.start(),
+                    last_line: *lines.end(),
+                })
+            })
+            .collect()
     }
 
     /// The unified diff of the patched text against the original.

@@ -9,7 +9,7 @@ use super::patch::{Edit, Patch, RepairSource};
 use super::tests::{RunResult, TestSuite};
 use crate::active::fuzz::{FuzzConfig, Fuzzer};
 use crate::active::observe::Status;
-use crate::lang::ast::ExprKind;
+use crate::lang::ast::{visit_expr, BinaryOp, Expr, ExprKind, UnaryOp};
 use crate::lang::{Num, Program};
 
 /// `count` fresh inputs fuzzed around the tests' inputs (seeded, so runs replay).
@@ -186,6 +186,53 @@ pub fn hardcodes_test_constant(src: &RepairSource, patch: &Patch, suite: &TestSu
         });
     }
     hard
+}
+
+/// Whether `e` is a constant: an integer or character literal, possibly negated.
+fn is_constant(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::IntLit { .. } | ExprKind::CharLit(_) => true,
+        ExprKind::Unary {
+            op: UnaryOp::Neg | UnaryOp::Plus,
+            operand,
+        } => is_constant(operand),
+        _ => false,
+    }
+}
+
+/// Number of single-value tests in `e`: comparisons `x == c` or `x != c` of a
+/// non-constant `x` with a constant `c` (either side).
+pub fn single_value_tests(e: &Expr) -> usize {
+    let mut n = 0;
+    visit_expr(e, &mut |x| {
+        if let ExprKind::Binary {
+            op: BinaryOp::Eq | BinaryOp::Ne,
+            lhs,
+            rhs,
+        } = &x.kind
+        {
+            if is_constant(lhs) != is_constant(rhs) {
+                n += 1;
+            }
+        }
+    });
+    n
+}
+
+/// Whether the patch's condition edit introduces a single-value test (`x == c` or
+/// `x != c` with a constant `c`, see [`single_value_tests`]): a new guard that contains
+/// one, or a replaced expression (refined condition, swapped operator, synthesised
+/// condition) with more of them than the original. Such a condition separates one
+/// value from all others, which is how a patch singles out the labelled inputs; among
+/// equal-cost patches it is ranked after those without one.
+pub fn adds_single_value_test(src: &RepairSource, patch: &Patch) -> bool {
+    patch.edits.iter().any(|e| match e {
+        Edit::InsertGuard { cond, .. } => single_value_tests(cond) > 0,
+        Edit::ReplaceExpr { target, with, .. } => {
+            single_value_tests(with) > src.expr(*target).map_or(0, single_value_tests)
+        }
+        Edit::InsertBefore { .. } | Edit::ReplaceStmt { .. } | Edit::DeleteStmt { .. } => false,
+    })
 }
 
 /// Why a patch is ranked below others of equal validation.

@@ -78,12 +78,12 @@ pub fn dialogue(props: &DialogueProps) -> Html {
                     <label for="correct-output">{ "Correct output (optional, for Bug)" }</label>
                     <input id="correct-output" type="text" value={(*expected).clone()} oninput={on_expected} />
                     <div class="buttons" role="group" aria-label="Answer">
-                        <button class="bug" onclick={answer(Verdict::Bug)} disabled={props.repairing}>{ "Bug" }</button>
+                        <button class="bug" data-primary={(!expected.trim().is_empty()).then_some("")} onclick={answer(Verdict::Bug)} disabled={props.repairing}>{ "Bug" }</button>
                         <button class="ok" onclick={answer(Verdict::Ok)} disabled={props.repairing}>{ "Not a bug" }</button>
                         <button class="secondary skip" onclick={answer(Verdict::Skip)} disabled={props.repairing}>{ "Skip" }</button>
                         if !props.repairing { <button class="secondary" onclick={stop}>{ "Stop" }</button> }
                     </div>
-                    <p class="hint">{ "Keys: B bug, N not a bug, S skip (outside text fields)." }</p>
+                    <p class="hint">{ "Keys: B bug, N not a bug, S skip (outside text fields); with a correct output typed, Ctrl/Cmd+Enter answers Bug." }</p>
                 </div>
             },
             (None, Some(reason)) => html! {

@@ -7,6 +7,7 @@
 pub mod author;
 pub mod dialogue;
 pub mod editor;
+pub mod locks;
 pub mod oracle_view;
 pub mod patches;
 pub mod state;
@@ -40,13 +41,11 @@ use yew::prelude::*;
 /// a saved one); a broken link is reported and changes nothing.
 fn initial_state() -> AppState {
     let theme = Theme::parse(&storage::load_theme());
-    let (saved, mut error) = match storage::load_session() {
+    let (saved, unreadable) = match storage::load_session() {
         Ok(s) => (s, None),
-        Err(e) => (
-            None,
-            Some(format!("The saved session could not be read: {e}")),
-        ),
+        Err(u) => (None, Some(u)),
     };
+    let mut error = None;
     let mut state = AppState::new(
         saved.clone().unwrap_or_else(AppState::default_session),
         theme,
@@ -94,6 +93,7 @@ fn initial_state() -> AppState {
         storage::clear_fragment();
     }
     state.error = error.clone();
+    state.unreadable = unreadable;
     if let Some(work) = work {
         let error = state.error.clone();
         state = (*Rc::new(state).reduce(Action::OpenExercise(Box::new(work), false))).clone();
@@ -133,10 +133,30 @@ fn click(selector: &str) {
     }
 }
 
+/// Ctrl/Cmd+Enter runs the current step: the one button marked `data-primary` (Start
+/// while editing, Bug once a correct output is typed for the question on screen, Repair
+/// once the loop has ended, Make link on the author page). Not while a dialog is open
+/// (its own buttons take the keyboard), not with Shift or Alt, not for a held-down key
+/// or a key that composes text (an input method's Enter).
+fn run_current_step(event: &KeyboardEvent) {
+    if event.alt_key() || event.shift_key() || event.repeat() || event.is_composing() {
+        return;
+    }
+    let document = web_sys::window().and_then(|w| w.document());
+    let dialog_open = document
+        .as_ref()
+        .and_then(|d| d.query_selector("[role=dialog]").ok().flatten())
+        .is_some();
+    if dialog_open {
+        return;
+    }
+    event.prevent_default();
+    click("[data-primary]:not([disabled])");
+}
+
 fn on_key(event: KeyboardEvent) {
     if (event.ctrl_key() || event.meta_key()) && event.key() == "Enter" {
-        event.prevent_default();
-        click("[data-primary]:not([disabled])");
+        run_current_step(&event);
         return;
     }
     let in_field = event
@@ -157,6 +177,13 @@ fn on_key(event: KeyboardEvent) {
 /// Downloads the session as a JSON file.
 fn download_json(session: &Session) {
     storage::download_session(session)
+}
+
+/// Downloads the raw text of an unreadable saved session.
+fn download_unreadable(key: &str) {
+    if let Some(text) = storage::raw_text(key) {
+        storage::download_text("fixloop-unreadable-session.txt", "text/plain", &text);
+    }
 }
 
 /// A range row with its own text drafts (a half-typed number is kept until it reads).
@@ -205,37 +232,49 @@ fn text_of(e: InputEvent) -> String {
     e.target_unchecked_into::<HtmlInputElement>().value()
 }
 
+/// Turns a worker's answer into the page's action (an exported report is downloaded).
+fn on_worker_response(d: &UseReducerDispatcher<AppState>, response: WorkerResponse) {
+    match response {
+        WorkerResponse::Ready => {}
+        WorkerResponse::Loop { view, .. } => d.dispatch(Action::LoopViewed(view)),
+        WorkerResponse::Failed { message, .. } => d.dispatch(Action::Failed(message)),
+        WorkerResponse::RepairProgress { progress, .. } => {
+            d.dispatch(Action::RepairProgressed(progress))
+        }
+        WorkerResponse::RepairDone { patches, stop, .. } => {
+            d.dispatch(Action::RepairFinished(patches, stop))
+        }
+        WorkerResponse::Exercise { outcome, .. } => match outcome {
+            ExerciseOutcome::Report { purpose, report } => {
+                if purpose == ReportPurpose::Export {
+                    storage::download_text(
+                        &report_file_name(&report.exercise),
+                        "application/json",
+                        &report.to_json(),
+                    );
+                }
+                d.dispatch(Action::ReportReady(purpose, report))
+            }
+            ExerciseOutcome::Class(summary) => d.dispatch(Action::ClassImported(summary)),
+        },
+    }
+}
+
 #[function_component(App)]
 fn app() -> Html {
     let state = use_reducer(initial_state);
     let dispatcher = state.dispatcher();
     let worker = {
         let d = dispatcher.clone();
+        let down = dispatcher.clone();
         use_memo((), move |_| {
-            WorkerLink::new(Callback::from(move |r: WorkerResponse| match r {
-                WorkerResponse::Ready => {}
-                WorkerResponse::Loop { view, .. } => d.dispatch(Action::LoopViewed(view)),
-                WorkerResponse::Failed { message, .. } => d.dispatch(Action::Failed(message)),
-                WorkerResponse::RepairProgress { progress, .. } => {
-                    d.dispatch(Action::RepairProgressed(progress))
-                }
-                WorkerResponse::RepairDone { patches, stop, .. } => {
-                    d.dispatch(Action::RepairFinished(patches, stop))
-                }
-                WorkerResponse::Exercise { outcome, .. } => match outcome {
-                    ExerciseOutcome::Report { purpose, report } => {
-                        if purpose == ReportPurpose::Export {
-                            storage::download_text(
-                                &report_file_name(&report.exercise),
-                                "application/json",
-                                &report.to_json(),
-                            );
-                        }
-                        d.dispatch(Action::ReportReady(purpose, report))
-                    }
-                    ExerciseOutcome::Class(summary) => d.dispatch(Action::ClassImported(summary)),
-                },
-            }))
+            let on_down = Callback::from(move |why| down.dispatch(Action::WorkerDown(why)));
+            let heard = d.clone();
+            let on_response = Callback::from(move |r: WorkerResponse| {
+                heard.dispatch(Action::WorkerAnswered);
+                on_worker_response(&d, r)
+            });
+            WorkerLink::new(on_response, on_down)
         })
     };
 
@@ -389,6 +428,20 @@ fn app() -> Html {
         Callback::from(move |_| {
             WorkerLink::restart(&worker, false);
             d.dispatch(Action::RepairStopped)
+        })
+    };
+    let on_restart_worker = {
+        let (d, worker) = (dispatcher.clone(), worker.clone());
+        Callback::from(move |_: MouseEvent| {
+            WorkerLink::restart(&worker, true);
+            d.dispatch(Action::WorkerRestarting)
+        })
+    };
+    let on_keep_waiting = {
+        let (d, worker) = (dispatcher.clone(), worker.clone());
+        Callback::from(move |_: MouseEvent| {
+            worker.keep_waiting();
+            d.dispatch(Action::KeepWaiting)
         })
     };
     let on_apply = {
@@ -557,6 +610,10 @@ fn app() -> Html {
         }
     });
     let repairing = matches!(state.repair, RepairState::Running(_));
+    let loop_ended = state
+        .view
+        .as_ref()
+        .is_some_and(|v| v.query.is_none() && v.finished.is_some());
     let can_repair = s.started && !state.busy && state.view.is_some();
     let working = state.student.as_ref().and_then(|st| st.working);
     let current_exercise = state.student.as_ref().map(|st| st.exercise.id());
@@ -591,6 +648,22 @@ fn app() -> Html {
             <div role="alert" class="alert">
                 <pre>{ message }</pre>
                 <button class="secondary" onclick={act(Action::DismissError)}>{ "Dismiss" }</button>
+            </div>
+        }
+        if let Some(u) = &state.unreadable {
+            <div role="alert" class="alert unreadable">
+                <p>{ format!("The saved session could not be read ({}). Nothing was thrown away: its text is kept aside in this browser under \"{}\", and you start from a fresh session.", u.error, u.key) }</p>
+                <button onclick={{ let key = u.key.clone(); Callback::from(move |_: MouseEvent| download_unreadable(&key)) }}>{ "Download the unreadable session" }</button>
+                <button class="secondary" onclick={act(Action::DismissUnreadable)}>{ "Dismiss" }</button>
+            </div>
+        }
+        if let Some(down) = &state.worker_down {
+            <div role="alert" class="alert worker-down" data-worker-down={if down.is_dead() { "dead" } else { "silent" }}>
+                <p>{ down.message() }</p>
+                <button onclick={on_restart_worker}>{ "Restart worker" }</button>
+                if !down.is_dead() {
+                    <button class="secondary" onclick={on_keep_waiting}>{ "Keep waiting" }</button>
+                }
             </div>
         }
         if state.pending_link.is_some() {
@@ -676,7 +749,7 @@ fn app() -> Html {
                     if let Some(view) = &state.view {
                         <OracleView view={view.clone()} axes={state.axes} onaxes={on_axes} />
                     }
-                    <Patches repair={state.repair.clone()} {can_repair} onrepair={on_repair}
+                    <Patches repair={state.repair.clone()} {can_repair} primary={loop_ended} onrepair={on_repair}
                         onstop={on_stop_repair} onapply={on_apply} />
                     if let Some(st) = &state.student {
                         <FixPanel draft={st.fix_draft.clone()} origin={st.fix_origin} {working} busy={state.busy}
@@ -703,7 +776,10 @@ fn app() -> Html {
 
 /// Mounts the playground into the page body.
 pub fn start() {
-    yew::Renderer::<App>::new().render();
+    // The tab owns its storage id before anything is read from storage.
+    storage::claim_tab(|| {
+        yew::Renderer::<App>::new().render();
+    });
 }
 
 /// Marks the page interactive (first render done, handlers attached) with the time since

@@ -10,6 +10,8 @@ pub struct PatchesProps {
     pub repair: RepairState,
     /// Repair can start (the loop has labels and the worker is idle).
     pub can_repair: bool,
+    /// Repair is the current step (Ctrl/Cmd+Enter runs it): the loop has ended.
+    pub primary: bool,
     /// Start repair.
     pub onrepair: Callback<()>,
     /// Stop repair (terminates the worker).
@@ -94,7 +96,7 @@ pub fn patches(props: &PatchesProps) -> Html {
         <section class="panel patches" role="region" aria-label="Patches">
             <h2>{ "Patches" }</h2>
             if !running {
-                <button data-primary="" onclick={repair} disabled={!props.can_repair}>{ "Repair" }</button>
+                <button data-primary={props.primary.then_some("")} onclick={repair} disabled={!props.can_repair}>{ "Repair" }</button>
             }
             { body }
         </section>

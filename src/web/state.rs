@@ -1,5 +1,7 @@
 //! The page's state and its reducer: every user action and worker answer is an [`Action`]; side effects live in the components.
 
+use super::storage::Unreadable;
+use super::worker::WorkerDown;
 use crate::exercise::class::ClassSummary;
 use crate::exercise::report::FixOrigin;
 use crate::exercise::task::ReportPurpose;
@@ -101,6 +103,10 @@ pub struct AppState {
     pub author_link: Option<String>,
     /// The teacher's imported reports.
     pub class: ClassState,
+    /// The worker died or fell silent (the page offers a restart).
+    pub worker_down: Option<WorkerDown>,
+    /// The saved session at load could not be read (it is kept aside; the user is told).
+    pub unreadable: Option<Unreadable>,
 }
 
 /// The pages of the app (the student works on the playground page).
@@ -297,6 +303,16 @@ pub enum Action {
     ClassLoading,
     /// The verified class.
     ClassImported(ClassSummary),
+    /// The worker died or fell silent.
+    WorkerDown(WorkerDown),
+    /// The worker answered (a down or silent worker is no more).
+    WorkerAnswered,
+    /// The user restarts the worker (it replays the session).
+    WorkerRestarting,
+    /// The user keeps waiting for a silent worker.
+    KeepWaiting,
+    /// The user has read that the saved session was unreadable.
+    DismissUnreadable,
 }
 
 impl AppState {
@@ -317,6 +333,8 @@ impl AppState {
             author: AppState::default_draft(),
             author_link: None,
             class: ClassState::default(),
+            worker_down: None,
+            unreadable: None,
         }
     }
 
@@ -380,6 +398,17 @@ impl AppState {
         self.share_url = None;
         self.repair = RepairState::Idle;
         self.axes = (0, 1);
+    }
+
+    /// The worker's jobs (repair, a report, a class) are lost with it; the session is not.
+    fn drop_worker_jobs(&mut self) {
+        if matches!(self.repair, RepairState::Running(_)) {
+            self.repair = RepairState::Idle;
+        }
+        self.class.loading = false;
+        if let Some(st) = &mut self.student {
+            st.working = None;
+        }
     }
 
     /// Replaces the session (and leaves student mode: the caller re-enters it).
@@ -664,6 +693,21 @@ impl Reducible for AppState {
                     summary: Some(summary),
                 }
             }
+            Action::WorkerDown(down) => {
+                if down.is_dead() {
+                    s.drop_worker_jobs();
+                }
+                s.worker_down = Some(down);
+            }
+            Action::WorkerAnswered if s.worker_down.is_some() => s.worker_down = None,
+            Action::WorkerRestarting => {
+                s.drop_worker_jobs();
+                s.worker_down = None;
+                // The fresh worker replays the session; answers wait for it.
+                s.busy = s.session.started;
+            }
+            Action::KeepWaiting => s.worker_down = None,
+            Action::DismissUnreadable => s.unreadable = None,
             _ => return self,
         }
         Rc::new(s)

@@ -1,4 +1,4 @@
-//! Browser persistence: the session in localStorage per tab, the theme, share-link URLs and the page's fragment.
+//! Browser persistence: the session in localStorage per tab (each tab owns its id by a Web Lock), unreadable sessions kept aside, the theme, share-link URLs and the page's fragment.
 
 use super::state::StudentWork;
 use crate::exercise::{Exercise, ExerciseError};
@@ -8,6 +8,10 @@ use crate::session::{decode_json, decode_link, encode_json, encode_link, Session
 const TAB_KEY: &str = "fixloop-tab";
 /// localStorage key prefix of a tab's session.
 const SESSION_PREFIX: &str = "fixloop-session-";
+/// localStorage key prefix of an unreadable saved session kept aside (then a hash of it).
+const UNREADABLE_PREFIX: &str = "fixloop-unreadable-";
+/// Web Lock name prefix a tab holds on its id while it is open (then the id).
+const TAB_LOCK_PREFIX: &str = "fixloop-tab-";
 /// localStorage key naming the tab that saved last (a new tab starts from its session).
 const LAST_KEY: &str = "fixloop-last-tab";
 /// localStorage key prefix of a student's work (then the tab id and the exercise id).
@@ -33,19 +37,73 @@ fn tab_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok()?
 }
 
+fn fresh_tab_id() -> String {
+    format!("{:x}", (js_sys::Math::random() * 1e15) as u64)
+}
+
 fn tab_id() -> String {
-    let fresh = || format!("{:x}", (js_sys::Math::random() * 1e15) as u64);
-    let Some(storage) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) else {
-        return fresh();
+    let Some(storage) = tab_storage() else {
+        return fresh_tab_id();
     };
     match storage.get_item(TAB_KEY).ok().flatten() {
         Some(id) => id,
         None => {
-            let id = fresh();
+            let id = fresh_tab_id();
             let _ = storage.set_item(TAB_KEY, &id);
             id
         }
     }
+}
+
+/// Makes this tab the only owner of its id, then runs `then`. A duplicated tab (or one
+/// opened by `window.open`) inherits its opener's sessionStorage and so its id; the Web
+/// Lock on the id is then held by the other tab, and this tab takes a new id with a copy
+/// of what was saved under the old one (it starts where the original was, and from now
+/// on each writes its own keys). Without Web Locks tabs keep the id they have.
+pub fn claim_tab(then: impl FnOnce() + 'static) {
+    let id = tab_id();
+    super::locks::try_hold(&format!("{TAB_LOCK_PREFIX}{id}"), move |taken| {
+        if taken == Some(false) {
+            let fresh = fork_tab(&id);
+            super::locks::hold(&format!("{TAB_LOCK_PREFIX}{fresh}"), |_| {});
+        }
+        then()
+    });
+}
+
+/// Gives this tab a new id and copies the old id's session, draft and current exercise
+/// work to it; returns the new id.
+fn fork_tab(old: &str) -> String {
+    let fresh = fresh_tab_id();
+    if let Some(tab) = tab_storage() {
+        let _ = tab.set_item(TAB_KEY, &fresh);
+    }
+    let Some(storage) = local() else {
+        return fresh;
+    };
+    let mut keys = vec![
+        (
+            format!("{SESSION_PREFIX}{old}"),
+            format!("{SESSION_PREFIX}{fresh}"),
+        ),
+        (
+            format!("{DRAFT_PREFIX}{old}"),
+            format!("{DRAFT_PREFIX}{fresh}"),
+        ),
+    ];
+    let exercise = tab_storage().and_then(|t| t.get_item(CURRENT_EXERCISE_KEY).ok().flatten());
+    if let Some(ex) = exercise {
+        keys.push((
+            format!("{WORK_PREFIX}{old}-{ex}"),
+            format!("{WORK_PREFIX}{fresh}-{ex}"),
+        ));
+    }
+    for (from, to) in keys {
+        if let Some(text) = storage.get_item(&from).ok().flatten() {
+            let _ = storage.set_item(&to, &text);
+        }
+    }
+    fresh
 }
 
 /// The storage key of this tab's session.
@@ -53,23 +111,64 @@ fn session_key() -> String {
     format!("{SESSION_PREFIX}{}", tab_id())
 }
 
+/// A saved session that could not be read. Its text was copied aside (under `key`) before
+/// anything could overwrite it, or, when storage refused the copy, this tab moved to a new
+/// id so that its saves leave the text where it is (`key` is then that place).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unreadable {
+    /// The localStorage key holding the unreadable text.
+    pub key: String,
+    /// Why it could not be read.
+    pub error: String,
+}
+
 /// This tab's saved session; a new tab starts from the session saved last by any tab
-/// (copied, so the two tabs never write the same key). A corrupt entry is reported.
-pub fn load_session() -> Result<Option<Session>, SessionError> {
+/// (copied, so the two tabs never write the same key). An unreadable entry is never
+/// dropped: see [`Unreadable`].
+pub fn load_session() -> Result<Option<Session>, Unreadable> {
     let Some(storage) = local() else {
         return Ok(None);
     };
-    let own = storage.get_item(&session_key()).ok().flatten();
-    let text = match own {
-        Some(t) => Some(t),
-        None => storage.get_item(LAST_KEY).ok().flatten().and_then(|tab| {
-            storage
-                .get_item(&format!("{SESSION_PREFIX}{tab}"))
-                .ok()
-                .flatten()
-        }),
+    let own_key = session_key();
+    let (key, text) = match storage.get_item(&own_key).ok().flatten() {
+        Some(t) => (own_key.clone(), t),
+        None => {
+            let last = storage.get_item(LAST_KEY).ok().flatten();
+            let key = format!("{SESSION_PREFIX}{}", last.unwrap_or_default());
+            match storage.get_item(&key).ok().flatten() {
+                Some(t) => (key, t),
+                None => return Ok(None),
+            }
+        }
     };
-    text.map(|t| decode_json(&t)).transpose()
+    let error = match decode_json(&text) {
+        Ok(session) => return Ok(Some(session)),
+        Err(e) => e.to_string(),
+    };
+    // The same text is kept aside once, however often it is read.
+    let aside = format!("{UNREADABLE_PREFIX}{:016x}", fnv1a(&text));
+    if storage.set_item(&aside, &text).is_ok() {
+        return Err(Unreadable { key: aside, error });
+    }
+    if key == own_key {
+        // Storage is full: leave the text where it is and save this tab elsewhere.
+        if let Some(tab) = tab_storage() {
+            let _ = tab.set_item(TAB_KEY, &fresh_tab_id());
+        }
+    }
+    Err(Unreadable { key, error })
+}
+
+/// The raw text under a localStorage key (an unreadable session kept aside).
+pub fn raw_text(key: &str) -> Option<String> {
+    local()?.get_item(key).ok().flatten()
+}
+
+/// FNV-1a, 64 bits: names an unreadable text's aside key by its content.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Whether this tab has saved a session of its own.

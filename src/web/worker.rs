@@ -1,17 +1,27 @@
-//! The Web Worker: its entry point (`serve`) and the page's handle to it (spawn, queue until ready, terminate and respawn).
+//! The Web Worker: its entry point (`serve`) and the page's handle to it (spawn, queue until ready, notice a dead or silent worker, terminate and respawn).
 
+use super::locks;
 use crate::session::protocol::{WorkerRequest, WorkerResponse, WorkerState};
+use crate::session::Session;
 use std::cell::{Cell, RefCell};
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker};
+use web_sys::{DedicatedWorkerGlobalScope, ErrorEvent, MessageEvent, Worker, WorkerOptions};
 use yew::Callback;
 
 /// The worker script Trunk writes (`data-type="worker"` with `data-loader-shim`).
 pub const WORKER_SCRIPT: &str = "./fixloop-worker_loader.js";
 
-/// Runs inside the worker: answers every request (JSON text) with JSON text.
+/// A request unanswered (no message at all from the worker) for this long is reported.
+pub const SILENT_MS: f64 = 30_000.0;
+
+/// How often the page checks for a silent worker.
+const WATCHDOG_MS: i32 = 1_000;
+
+/// Runs inside the worker: answers every request (JSON text) with JSON text. When the page
+/// named the worker, it first holds a Web Lock of that name for its whole life, so the
+/// page learns it is gone when the lock comes free.
 pub fn serve() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let state = RefCell::new(WorkerState::new());
@@ -26,39 +36,114 @@ pub fn serve() {
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
-    let _ = scope.post_message(&JsValue::from_str(&WorkerResponse::Ready.to_json()));
+    let ready = move |_held: bool| {
+        let _ = scope.post_message(&JsValue::from_str(&WorkerResponse::Ready.to_json()));
+    };
+    let name = js_sys::global()
+        .unchecked_into::<DedicatedWorkerGlobalScope>()
+        .name();
+    if name.is_empty() {
+        ready(false)
+    } else {
+        locks::hold(&name, ready)
+    }
+}
+
+/// Why the page lost (or stopped hearing from) its worker.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WorkerDown {
+    /// An uncaught error in the worker (its message); the worker was terminated.
+    Crashed(String),
+    /// The worker is gone without the page ending it (its Web Lock came free).
+    Gone,
+    /// A request has had no answer for [`SILENT_MS`]; the worker is still there.
+    Silent,
+}
+
+impl WorkerDown {
+    /// What the page tells the user.
+    pub fn message(&self) -> String {
+        let kept = "Your session and every label are kept.";
+        match self {
+            WorkerDown::Crashed(why) => format!(
+                "The background worker crashed ({why}). {kept} Restart it to go on."
+            ),
+            WorkerDown::Gone => {
+                format!("The background worker stopped unexpectedly. {kept} Restart it to go on.")
+            }
+            WorkerDown::Silent => format!(
+                "The background worker has not answered for {} s: it may still be working on a large job, or be stuck. {kept}",
+                (SILENT_MS / 1000.0) as u32
+            ),
+        }
+    }
+
+    /// Whether the worker is gone (not merely slow).
+    pub fn is_dead(&self) -> bool {
+        !matches!(self, WorkerDown::Silent)
+    }
 }
 
 type MessageClosure = Closure<dyn FnMut(MessageEvent)>;
+type ErrorClosure = Closure<dyn FnMut(ErrorEvent)>;
+/// The watchdog's interval handle and its closure.
+type Watchdog = (i32, Closure<dyn FnMut()>);
 
 /// The page's side: one live worker at a time. Requests wait until the worker says it is
-/// ready; [`WorkerLink::restart`] kills a busy worker (Stop) and starts a fresh one, which
-/// gets the last Sync request again (the session is the truth, so nothing is lost).
+/// ready; an uncaught error in the worker, its Web Lock coming free, or a request left
+/// unanswered for [`SILENT_MS`] is reported through `on_down`. [`WorkerLink::restart`]
+/// kills a worker (Stop, or the user's Restart) and starts a fresh one, which gets the
+/// last Sync request again when asked (the session is the truth, so nothing is lost).
 pub struct WorkerLink {
     worker: RefCell<Option<Worker>>,
-    closures: RefCell<Vec<MessageClosure>>,
+    closures: RefCell<Option<(MessageClosure, ErrorClosure)>>,
     ready: Cell<bool>,
     queue: RefCell<Vec<String>>,
-    last_sync: RefCell<Option<String>>,
+    /// The session of the last Sync (a fresh worker gets it again after a restart).
+    last_sync: RefCell<Option<Session>>,
     latest_id: Cell<u64>,
-    crashes: Cell<u32>,
+    /// Counts spawned workers; events from an older one are ignored.
+    generation: Cell<u64>,
+    /// The latest request has no final answer yet.
+    awaiting: Cell<bool>,
+    /// When the worker was last heard from (or the awaited request was sent), in ms.
+    last_heard: Cell<f64>,
+    silent_reported: Cell<bool>,
+    watchdog: RefCell<Option<Watchdog>>,
+    tag: String,
     on_response: Callback<WorkerResponse>,
+    on_down: Callback<WorkerDown>,
+}
+
+fn now() -> f64 {
+    js_sys::Date::now()
 }
 
 impl WorkerLink {
-    /// Spawns the worker; `on_response` gets every current (not stale) answer.
-    pub fn new(on_response: Callback<WorkerResponse>) -> Rc<WorkerLink> {
+    /// Spawns the worker; `on_response` gets every current (not stale) answer, `on_down`
+    /// hears when the worker dies or falls silent.
+    pub fn new(
+        on_response: Callback<WorkerResponse>,
+        on_down: Callback<WorkerDown>,
+    ) -> Rc<WorkerLink> {
         let link = Rc::new(WorkerLink {
             worker: RefCell::new(None),
-            closures: RefCell::new(Vec::new()),
+            closures: RefCell::new(None),
             ready: Cell::new(false),
             queue: RefCell::new(Vec::new()),
             last_sync: RefCell::new(None),
             latest_id: Cell::new(0),
-            crashes: Cell::new(0),
+            generation: Cell::new(0),
+            awaiting: Cell::new(false),
+            last_heard: Cell::new(now()),
+            silent_reported: Cell::new(false),
+            watchdog: RefCell::new(None),
+            tag: format!("{:x}", (js_sys::Math::random() * 1e15) as u64),
             on_response,
+            on_down,
         });
         WorkerLink::spawn(&link);
+        WorkerLink::start_watchdog(&link);
         link
     }
 
@@ -68,14 +153,24 @@ impl WorkerLink {
         self.latest_id.get()
     }
 
+    /// The Web Lock name the worker of `generation` holds while it lives.
+    fn lock_name(&self, generation: u64) -> String {
+        format!("fixloop-worker-{}-{generation}", self.tag)
+    }
+
     fn spawn(this: &Rc<WorkerLink>) {
-        let worker = match Worker::new(WORKER_SCRIPT) {
+        let generation = this.generation.get() + 1;
+        this.generation.set(generation);
+        this.ready.set(false);
+        this.silent_reported.set(false);
+        let options = WorkerOptions::new();
+        options.set_name(&this.lock_name(generation));
+        let worker = match Worker::new_with_options(WORKER_SCRIPT, &options) {
             Ok(w) => w,
             Err(_) => {
-                this.on_response.emit(WorkerResponse::Failed {
-                    id: this.latest_id.get(),
-                    message: "the background worker could not be started".into(),
-                });
+                this.on_down.emit(WorkerDown::Crashed(
+                    "the background worker could not be started".into(),
+                ));
                 return;
             }
         };
@@ -84,26 +179,68 @@ impl WorkerLink {
             let (Some(link), Some(text)) = (weak.upgrade(), event.data().as_string()) else {
                 return;
             };
-            link.receive(&text);
+            if link.generation.get() == generation {
+                link.receive(&text);
+            }
         });
         let weak = Rc::downgrade(this);
-        let on_error = Closure::<dyn FnMut(MessageEvent)>::new(move |_event: MessageEvent| {
+        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
+            event.prevent_default();
+            let why = Some(event.message())
+                .filter(|m| !m.is_empty())
+                .unwrap_or_else(|| "it could not load or run".into());
             if let Some(link) = weak.upgrade() {
-                link.crashed();
-                // Respawn (and replay the session) unless it keeps crashing.
-                if link.crashes.get() <= 3 {
-                    WorkerLink::restart(&link, true);
-                }
+                link.down(generation, WorkerDown::Crashed(why));
             }
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        *this.closures.borrow_mut() = vec![on_message, on_error];
-        this.ready.set(false);
+        *this.closures.borrow_mut() = Some((on_message, on_error));
         *this.worker.borrow_mut() = Some(worker);
     }
 
-    fn receive(&self, text: &str) {
+    /// Checks every second whether the awaited request has gone unanswered too long.
+    fn start_watchdog(this: &Rc<WorkerLink>) {
+        let weak: Weak<WorkerLink> = Rc::downgrade(this);
+        let tick = Closure::<dyn FnMut()>::new(move || {
+            let Some(link) = weak.upgrade() else {
+                return;
+            };
+            let silent = now() - link.last_heard.get() > SILENT_MS;
+            if link.awaiting.get() && silent && !link.silent_reported.get() {
+                link.silent_reported.set(true);
+                link.on_down.emit(WorkerDown::Silent);
+            }
+        });
+        let handle = web_sys::window().and_then(|w| {
+            w.set_interval_with_callback_and_timeout_and_arguments_0(
+                tick.as_ref().unchecked_ref(),
+                WATCHDOG_MS,
+            )
+            .ok()
+        });
+        if let Some(handle) = handle {
+            *this.watchdog.borrow_mut() = Some((handle, tick));
+        }
+    }
+
+    /// The worker of `generation` died: end it for good and tell the page (once).
+    fn down(&self, generation: u64, why: WorkerDown) {
+        if generation != self.generation.get() {
+            return; // an old worker, already replaced
+        }
+        self.generation.set(generation + 1);
+        if let Some(worker) = self.worker.borrow_mut().take() {
+            worker.terminate();
+        }
+        self.ready.set(false);
+        self.awaiting.set(false);
+        self.on_down.emit(why);
+    }
+
+    fn receive(self: &Rc<Self>, text: &str) {
+        self.last_heard.set(now());
+        self.silent_reported.set(false);
         let response = match WorkerResponse::from_json(text) {
             Ok(r) => r,
             Err(e) => WorkerResponse::Failed {
@@ -113,18 +250,28 @@ impl WorkerLink {
         };
         if response == WorkerResponse::Ready {
             self.ready.set(true);
+            let generation = self.generation.get();
+            let weak = Rc::downgrade(self);
+            // The worker holds its lock before it says Ready, so this request is granted
+            // only once that worker is gone.
+            locks::when_released(&self.lock_name(generation), move || {
+                if let Some(link) = weak.upgrade() {
+                    link.down(generation, WorkerDown::Gone);
+                }
+            });
             let queued: Vec<String> = self.queue.borrow_mut().drain(..).collect();
             for message in queued {
                 self.post(&message);
             }
             return;
         }
-        if response.id() < self.latest_id.get()
-            && !matches!(response, WorkerResponse::Failed { id: 0, .. })
-        {
+        let latest = self.latest_id.get();
+        if response.id() < latest && !matches!(response, WorkerResponse::Failed { id: 0, .. }) {
             return;
         }
-        self.crashes.set(0);
+        if response.id() == latest && !matches!(response, WorkerResponse::RepairProgress { .. }) {
+            self.awaiting.set(false);
+        }
         self.on_response.emit(response);
     }
 
@@ -134,39 +281,48 @@ impl WorkerLink {
         }
     }
 
-    /// Sends a request (queued until the worker is ready).
-    pub fn send(&self, request: &WorkerRequest) {
+    /// Sends a request (queued until the worker is ready; a dead worker is replaced).
+    pub fn send(self: &Rc<Self>, request: &WorkerRequest) {
+        let this = self;
         let text = request.to_json();
-        if matches!(request, WorkerRequest::Sync { .. }) {
-            *self.last_sync.borrow_mut() = Some(text.clone());
+        if let WorkerRequest::Sync { session, .. } = request {
+            *this.last_sync.borrow_mut() = Some(session.clone());
         }
-        if self.ready.get() {
-            self.post(&text);
+        if this.worker.borrow().is_none() {
+            WorkerLink::spawn(this);
+        }
+        if !this.awaiting.get() {
+            this.last_heard.set(now());
+        }
+        this.awaiting.set(true);
+        if this.ready.get() {
+            this.post(&text);
         } else {
-            self.queue.borrow_mut().push(text);
+            this.queue.borrow_mut().push(text);
         }
     }
 
     /// Terminates the worker (whatever it is doing stops at once) and starts a fresh
-    /// one; with `resend` it gets the last Sync request again (after a crash).
+    /// one; with `resend` it gets the last Sync's session again (under a fresh id, so
+    /// its answer is current).
     pub fn restart(this: &Rc<WorkerLink>, resend: bool) {
         if let Some(worker) = this.worker.borrow_mut().take() {
             worker.terminate();
         }
         this.queue.borrow_mut().clear();
+        this.awaiting.set(false);
         WorkerLink::spawn(this);
         let last = this.last_sync.borrow().clone();
-        if let Some(text) = last.filter(|_| resend) {
-            this.queue.borrow_mut().push(text);
+        if let Some(session) = last.filter(|_| resend) {
+            let id = this.next_id();
+            this.send(&WorkerRequest::Sync { id, session });
         }
     }
 
-    fn crashed(&self) {
-        self.crashes.set(self.crashes.get() + 1);
-        self.on_response.emit(WorkerResponse::Failed {
-            id: self.latest_id.get(),
-            message: "the background worker crashed; your labels are kept and it was restarted"
-                .into(),
-        });
+    /// The user chose to keep waiting for a silent worker: report it again only after
+    /// another [`SILENT_MS`] without an answer.
+    pub fn keep_waiting(&self) {
+        self.last_heard.set(now());
+        self.silent_reported.set(false);
     }
 }

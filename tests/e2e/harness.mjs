@@ -37,3 +37,72 @@ export async function launchBrowser() {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 }
+
+/** How long one step of the loop (a worker answer) may take on a busy machine. */
+export const STEP = 90000;
+
+/** The "Labels used" count on the page. */
+export async function labelsUsed(page) {
+  const text = await page.getByTestId('budget').textContent();
+  return Number(/Labels used: (\d+)/.exec(text)[1]);
+}
+
+/** Waits for a question or the end; returns the query's input or null when finished. */
+export async function nextQuery(page) {
+  await page.locator('.query[data-query-input], [data-testid=finished]').first().waitFor({ timeout: STEP });
+  const q = page.locator('.query[data-query-input]');
+  return (await q.count()) ? q.getAttribute('data-query-input') : null;
+}
+
+/** Waits until the page shows `n` labels used and no work in progress. */
+export async function waitForLabels(page, n) {
+  await page.waitForFunction((n) => {
+    const m = /Labels used: (\d+)/.exec(document.querySelector('[data-testid=budget]')?.textContent ?? '');
+    return m && Number(m[1]) === n && !document.querySelector('.working');
+  }, n, { timeout: STEP });
+}
+
+/** Answers the pending question with the correct program `correct` (input text -> output). */
+export async function answer(page, correct) {
+  const q = page.locator('.query[data-query-input]');
+  const input = await q.getAttribute('data-query-input');
+  const output = (await q.getAttribute('data-query-output')).trim();
+  const used = await labelsUsed(page);
+  const right = correct(input);
+  if (output !== right) {
+    await page.getByLabel('Correct output (optional, for Bug)').fill(right);
+    await page.getByRole('button', { name: 'Bug', exact: true }).click();
+  } else {
+    await page.getByRole('button', { name: 'Not a bug' }).click();
+  }
+  await waitForLabels(page, used + 1);
+}
+
+/** Every saved session in the page's localStorage, by key. */
+export async function savedSessions(page) {
+  return page.evaluate(() => Object.fromEntries(Object.keys(localStorage).filter((k) => k.startsWith('fixloop-session-')).map((k) => [k, localStorage.getItem(k)])));
+}
+
+/** A program whose every run takes ~10^6 steps, so a repair runs for a long time. */
+export const SLOW = `#include <stdio.h>
+
+int main(void) {
+    int n, i;
+    long long s = 0;
+    scanf("%d", &n);
+    for (i = 0; i < 100000; i++)
+        s = s + i % 7;
+    if (n > 3)
+        printf("%lld\\n", s + n);
+    else
+        printf("%lld\\n", s);
+    return 0;
+}
+`;
+
+/** The correct output of SLOW: the loop's sum plus n, for every n. */
+export function slowSum(input) {
+  let s = 0;
+  for (let i = 0; i < 100000; i++) s += i % 7;
+  return String(s + Number(input.trim()));
+}

@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { serveDist, launchBrowser, screenshots } from './harness.mjs';
+import { serveDist, launchBrowser, screenshots, STEP, labelsUsed, nextQuery, answer, savedSessions, SLOW, slowSum } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -35,47 +35,10 @@ function triangle(input) {
   return 'scalene';
 }
 
-const STEP = 90000;
-
-async function labelsUsed(page) {
-  const text = await page.getByTestId('budget').textContent();
-  return Number(/Labels used: (\d+)/.exec(text)[1]);
-}
-
-/** Waits for a question or the end; returns the query's input or null when finished. */
-async function nextQuery(page) {
-  await page.locator('.query[data-query-input], [data-testid=finished]').first().waitFor({ timeout: STEP });
-  const q = page.locator('.query[data-query-input]');
-  return (await q.count()) ? q.getAttribute('data-query-input') : null;
-}
-
 /** The correct "sum 1..n". */
 function sumToN(input) {
   const n = Number(input.trim());
   return String(n >= 1 ? (n * (n + 1)) / 2 : 0);
-}
-
-/** Answers the pending question with the correct program `correct` (default: triangle). */
-async function answer(page, correct = triangle) {
-  const q = page.locator('.query[data-query-input]');
-  const input = await q.getAttribute('data-query-input');
-  const output = (await q.getAttribute('data-query-output')).trim();
-  const used = await labelsUsed(page);
-  const right = correct(input);
-  if (output !== right) {
-    await page.getByLabel('Correct output (optional, for Bug)').fill(right);
-    await page.getByRole('button', { name: 'Bug', exact: true }).click();
-  } else {
-    await page.getByRole('button', { name: 'Not a bug' }).click();
-  }
-  await page.waitForFunction((n) => {
-    const m = /Labels used: (\d+)/.exec(document.querySelector('[data-testid=budget]')?.textContent ?? '');
-    return m && Number(m[1]) === n && !document.querySelector('.working');
-  }, used + 1, { timeout: STEP });
-}
-
-async function savedSessions(page) {
-  return page.evaluate(() => Object.fromEntries(Object.keys(localStorage).filter((k) => k.startsWith('fixloop-session-')).map((k) => [k, localStorage.getItem(k)])));
 }
 
 let shareUrl, finalFormula, finalPoints;
@@ -100,7 +63,7 @@ test('triangle: label with the correct classifier, reload mid-session, learn an 
       assert.equal(q, beforeReload.query, 'the same question after reload');
       assert.equal(await labelsUsed(page), beforeReload.used, 'no label lost on reload');
     }
-    await answer(page);
+    await answer(page, triangle);
     asked += 1;
   }
   assert.ok(beforeReload, 'the session was long enough to reload mid-way');
@@ -222,30 +185,6 @@ test('Repair finds a patch that passes every labelled test; Apply puts it in the
   assert.ok(diff.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++')).every((l) => patched.includes(l.slice(1).trim())), 'the applied program has the added lines');
   await context.close();
 });
-
-/** A program whose every run takes ~10^6 steps, so a repair runs for a long time. */
-const SLOW = `#include <stdio.h>
-
-int main(void) {
-    int n, i;
-    long long s = 0;
-    scanf("%d", &n);
-    for (i = 0; i < 100000; i++)
-        s = s + i % 7;
-    if (n > 3)
-        printf("%lld\\n", s + n);
-    else
-        printf("%lld\\n", s);
-    return 0;
-}
-`;
-
-/** The correct output of SLOW: the loop's sum plus n, for every n. */
-function slowSum(input) {
-  let s = 0;
-  for (let i = 0; i < 100000; i++) s += i % 7;
-  return String(s + Number(input.trim()));
-}
 
 test('Stop terminates a running repair and keeps every label', async () => {
   const context = await browser.newContext();

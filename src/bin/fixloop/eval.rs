@@ -3,7 +3,7 @@
 use clap::Args;
 use fixloop::active::eval::{aggregate, run_seed, EvalConfig, Prepared, RunMetrics, SkipReason};
 use fixloop::active::formula::FormulaOracle;
-use fixloop::active::{ActiveConfig, FuzzConfig};
+use fixloop::active::{ActiveConfig, FuzzConfig, FuzzFuel};
 use fixloop::corpus::Subject;
 use fixloop::lang::Limits;
 use fixloop::oracle::LearnConfig;
@@ -42,9 +42,16 @@ pub struct EvalArgs {
     /// Committee budget: look-ahead learns per run.
     #[arg(long, default_value_t = ActiveConfig::default().max_look_ahead_learns)]
     pub max_look_ahead_learns: usize,
-    /// Fuel (steps) per program run.
+    /// Fuel (steps) per program run on the subject's tests; the most any run gets.
     #[arg(long, default_value_t = Limits::default().fuel)]
     pub fuel: u64,
+    /// Fuel of fuzzed inputs: this many times the slowest train test's steps (buggy or
+    /// golden), at least --fuzz-fuel-floor and at most --fuel.
+    #[arg(long, default_value_t = FuzzFuel::default().multiple)]
+    pub fuzz_fuel_multiple: u64,
+    /// Least fuel of a fuzzed input.
+    #[arg(long, default_value_t = FuzzFuel::default().floor)]
+    pub fuzz_fuel_floor: u64,
     /// Learner: largest formula size in literals.
     #[arg(long, default_value_t = LearnConfig::default().max_literals)]
     pub max_literals: usize,
@@ -202,7 +209,7 @@ fn evaluate(
     };
     let start = Instant::now();
     let cpu_start = thread_cpu_seconds();
-    let prepared = match Prepared::new(&subject, &config.limits) {
+    let prepared = match Prepared::new(&subject, config) {
         Ok(p) => p,
         Err(e) => return SubjectResult::Skipped(subject.id, e),
     };
@@ -283,6 +290,11 @@ pub fn run(args: EvalArgs) -> ExitCode {
         limits: Limits {
             fuel: args.fuel,
             ..Limits::default()
+        },
+        fuzz_fuel: FuzzFuel {
+            multiple: args.fuzz_fuel_multiple,
+            floor: args.fuzz_fuel_floor,
+            cap: args.fuel,
         },
     };
     let learn = LearnConfig {

@@ -5,7 +5,7 @@ use crate::repair::subject_tests;
 use fixloop::corpus::Subject;
 use fixloop::lang::{compile, Limits};
 use fixloop::repair::gp::GpConfig;
-use fixloop::repair::gp_program::genetic;
+use fixloop::repair::gp_program::genetic_alone;
 use fixloop::repair::localise::localise;
 use fixloop::repair::select::{Credit, Reward, SelectionConfig, Strategy};
 use fixloop::repair::tests::TestSuite;
@@ -128,7 +128,7 @@ fn evaluate(
                         ..GpConfig::default()
                     };
                     let (patch, report, executions) =
-                        genetic(&src, &suite, &suspicious, &config, &gp);
+                        genetic_alone(&src, &suite, &suspicious, &config, &gp);
                     RunOutcome {
                         found: patch.is_some(),
                         evaluations: report.evaluations,

@@ -178,6 +178,9 @@ pub fn main(args: RepairArgs) -> ExitCode {
                     "tests_total": p.tests_total,
                     "validation": p.validation,
                     "demotion": format!("{:?}", p.demotion),
+                    "single_value_test": p.single_value_test,
+                    "behaviour_change": p.behaviour_change,
+                    "changed": p.changed.iter().map(|c| serde_json::json!({"node": c.node, "first_line": c.first_line, "last_line": c.last_line, "kind": c.kind.name()})).collect::<Vec<_>>(),
                     "edits": p.description,
                     "diff": p.diff,
                 })

@@ -33,6 +33,132 @@ struct Row {
     engine_runs: u64,
     plain_runs: u64,
     stop: String,
+    /// Every ranked patch, best first, with its held-out pass rate.
+    patches: Vec<PatchRow>,
+}
+
+/// One ranked patch of a subject.
+struct PatchRow {
+    cost: u32,
+    validation: f64,
+    demotion: String,
+    single_value_test: bool,
+    behaviour_change: f64,
+    /// `(node, first line, last line, edit kind)` per edit.
+    changed: Vec<(u32, u32, u32, &'static str)>,
+    edits: Vec<String>,
+    heldout_pass: f64,
+}
+
+impl PatchRow {
+    fn json(&self) -> serde_json::Value {
+        let changed: Vec<serde_json::Value> = self
+            .changed
+            .iter()
+            .map(|(node, first, last, kind)| {
+                serde_json::json!({"node": node, "first_line": first, "last_line": last, "kind": kind})
+            })
+            .collect();
+        serde_json::json!({
+            "cost": self.cost,
+            "validation": self.validation,
+            "demotion": self.demotion,
+            "single_value_test": self.single_value_test,
+            "behaviour_change": self.behaviour_change,
+            "changed": changed,
+            "edits": self.edits,
+            "heldout_pass": self.heldout_pass,
+        })
+    }
+}
+
+impl Row {
+    /// The subject's line in `--json`'s `per_subject`, every ranked patch listed.
+    fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "id": self.id,
+            "repaired": self.repaired,
+            "heldout_pass": self.heldout_pass,
+            "first_patch_ms": self.first_ms,
+            "cpu_ms": self.total_ms,
+            "wall_ms": self.wall_ms,
+            "test_executions": self.test_executions,
+            "stop": self.stop,
+            "top_not_correct": Cause::of(&self.patches).map(Cause::name),
+            "patches": self.patches.iter().map(PatchRow::json).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// Why the top patch of a repaired subject does not pass every held-out test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cause {
+    /// A lower-ranked patch passes every held-out test.
+    CorrectRankedLower,
+    /// No lower-ranked patch passes them all, but one passes more than the top patch.
+    BetterRankedLower,
+    /// No ranked patch passes more held-out tests than the top patch.
+    NothingBetter,
+}
+
+impl Cause {
+    /// The cause for a subject's ranked patches (best first); `None` when the top patch
+    /// passes every held-out test or there is none.
+    fn of(patches: &[PatchRow]) -> Option<Cause> {
+        let top = patches.first()?.heldout_pass;
+        if top >= 1.0 {
+            return None;
+        }
+        let best = patches[1..]
+            .iter()
+            .map(|p| p.heldout_pass)
+            .fold(0.0f64, f64::max);
+        Some(if best >= 1.0 {
+            Cause::CorrectRankedLower
+        } else if best > top {
+            Cause::BetterRankedLower
+        } else {
+            Cause::NothingBetter
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Cause::CorrectRankedLower => "correct_ranked_lower",
+            Cause::BetterRankedLower => "better_ranked_lower",
+            Cause::NothingBetter => "nothing_better",
+        }
+    }
+}
+
+/// Share of `subject`'s held-out tests that `source` passes (0 when it does not
+/// compile, 1 with no held-out tests).
+fn heldout_pass(source: &str, subject: &Subject, extractor: &AnswerExtractor, fuel: u64) -> f64 {
+    let Ok(patched) = compile(source) else {
+        return 0.0;
+    };
+    let limits = Limits {
+        fuel,
+        ..Limits::default()
+    };
+    let mut total = 0;
+    let mut passed = 0;
+    for t in &subject.tests.heldout {
+        let Some(input) = parse_input(&t.input) else {
+            continue;
+        };
+        total += 1;
+        let exec = patched.run_test(&input, &limits);
+        let answer = extractor.answer(&String::from_utf8_lossy(&exec.stdout));
+        if exec.exited() && answer.is_some_and(|a| outputs_match(&a, &t.output)) {
+            passed += 1;
+        }
+    }
+    if total == 0 {
+        1.0
+    } else {
+        passed as f64 / total as f64
+    }
 }
 
 /// Where a subject's repair tests come from.
@@ -106,6 +232,7 @@ fn evaluate(
         engine_runs: 0,
         plain_runs: 0,
         stop: String::new(),
+        patches: Vec::new(),
     };
     let subject = match std::fs::read_to_string(path)
         .map_err(|e| e.to_string())
@@ -176,36 +303,30 @@ fn evaluate(
         row.skipped = Some("the buggy program passes every train test".into());
         return row;
     }
-    let Some(top) = report.patches.first() else {
+    if report.patches.is_empty() {
         return row;
-    };
+    }
     row.repaired = true;
     row.first_ms = first.map(|d| d.as_secs_f64() * 1e3);
-    let Ok(patched) = compile(&top.patched_source) else {
-        return row;
-    };
-    let limits = Limits {
-        fuel,
-        ..Limits::default()
-    };
-    let mut total = 0;
-    let mut passed = 0;
-    for t in &subject.tests.heldout {
-        let Some(input) = parse_input(&t.input) else {
-            continue;
-        };
-        total += 1;
-        let exec = patched.run_test(&input, &limits);
-        let answer = extractor.answer(&String::from_utf8_lossy(&exec.stdout));
-        if exec.exited() && answer.is_some_and(|a| outputs_match(&a, &t.output)) {
-            passed += 1;
-        }
-    }
-    row.heldout_pass = if total == 0 {
-        1.0
-    } else {
-        passed as f64 / total as f64
-    };
+    row.patches = report
+        .patches
+        .iter()
+        .map(|p| PatchRow {
+            cost: p.cost,
+            validation: p.validation,
+            demotion: format!("{:?}", p.demotion),
+            single_value_test: p.single_value_test,
+            behaviour_change: p.behaviour_change,
+            changed: p
+                .changed
+                .iter()
+                .map(|c| (c.node, c.first_line, c.last_line, c.kind.name()))
+                .collect(),
+            edits: p.description.clone(),
+            heldout_pass: heldout_pass(&p.patched_source, &subject, &extractor, fuel),
+        })
+        .collect();
+    row.heldout_pass = row.patches[0].heldout_pass;
     row
 }
 
@@ -287,6 +408,17 @@ pub fn run(args: EvalArgs) -> ExitCode {
         repaired.len() as f64 / evaluated.len() as f64
     };
     let full_heldout = repaired.iter().filter(|r| r.heldout_pass >= 1.0).count();
+    let causes: Vec<Cause> = repaired
+        .iter()
+        .filter_map(|r| Cause::of(&r.patches))
+        .collect();
+    let cause_count = |c: Cause| causes.iter().filter(|&&x| x == c).count();
+    let cause_counts = [
+        Cause::CorrectRankedLower,
+        Cause::BetterRankedLower,
+        Cause::NothingBetter,
+    ]
+    .map(|c| (c.name(), cause_count(c)));
     let elapsed = started.elapsed().as_secs_f64();
     if args.json {
         let report = serde_json::json!({
@@ -308,7 +440,8 @@ pub fn run(args: EvalArgs) -> ExitCode {
             "threads": threads,
             "time_s": elapsed,
             "skipped": rows.iter().filter_map(|r| r.skipped.as_ref().map(|w| serde_json::json!({"id": r.id, "reason": w}))).collect::<Vec<_>>(),
-            "per_subject": evaluated.iter().map(|r| serde_json::json!({"id": r.id, "repaired": r.repaired, "heldout_pass": r.heldout_pass, "first_patch_ms": r.first_ms, "cpu_ms": r.total_ms, "wall_ms": r.wall_ms, "test_executions": r.test_executions, "stop": r.stop})).collect::<Vec<_>>(),
+            "top_not_correct": cause_counts.iter().map(|(n, c)| (n.to_string(), serde_json::json!(c))).collect::<serde_json::Map<_, _>>(),
+            "per_subject": evaluated.iter().map(|r| r.json()).collect::<Vec<_>>(),
         });
         println!(
             "{}",
@@ -334,6 +467,15 @@ pub fn run(args: EvalArgs) -> ExitCode {
             first.median,
             execs,
             cpe
+        );
+        println!(
+            "top patch not correct on {} repaired subjects: {}",
+            causes.len(),
+            cause_counts
+                .iter()
+                .map(|(n, c)| format!("{n} {c}"))
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     }
     ExitCode::SUCCESS

@@ -1,0 +1,210 @@
+// End-to-end robustness: a worker that dies is reported and restarted with every label kept; an unreadable saved session is kept aside and offered for download; a duplicated tab gets a session of its own; Ctrl/Cmd+Enter runs the current step.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { serveDist, launchBrowser, screenshots, STEP, labelsUsed, nextQuery, answer, waitForLabels, savedSessions, SLOW, slowSum } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+/** Answers "Not a bug" to the question on screen and waits for the label to count. */
+async function notABug(page) {
+  const used = await labelsUsed(page);
+  await page.getByRole('button', { name: 'Not a bug' }).click();
+  await waitForLabels(page, used + 1);
+}
+
+/** Opens the page, picks the median example and answers `n` questions. */
+async function medianWithLabels(page, n) {
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Median of three' }).click();
+  await page.getByLabel('Label budget').fill('8');
+  await page.getByRole('button', { name: 'Start' }).click();
+  for (let i = 0; i < n; i++) {
+    assert.ok(await nextQuery(page), 'a question');
+    await notABug(page);
+  }
+  await nextQuery(page);
+}
+
+const tabId = (page) => page.evaluate(() => sessionStorage.getItem('fixloop-tab'));
+const answersIn = (text) => JSON.parse(text).answers.length;
+
+/** The page's engine worker (the one live dedicated worker). */
+function engineWorker(page) {
+  const workers = page.workers();
+  assert.equal(workers.length, 1, 'one live worker');
+  return workers[0];
+}
+
+test('a worker that dies or crashes is reported; Restart brings it back with every label', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await medianWithLabels(page, 2);
+  const id = await tabId(page);
+
+  // The worker ends itself (as a crash of its process would): no error event reaches the
+  // page, only its Web Lock comes free.
+  await engineWorker(page).evaluate(() => self.close());
+  const gone = page.locator('[role=alert][data-worker-down=dead]');
+  await gone.waitFor({ timeout: 20000 });
+  assert.match(await gone.textContent(), /stopped unexpectedly.*every label are kept/);
+  assert.equal(await labelsUsed(page), 2);
+  await page.screenshot({ path: join(screenshots, 'worker-gone.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Restart worker' }).click();
+  await gone.waitFor({ state: 'detached' });
+  assert.ok(await nextQuery(page), 'the restarted worker asks again');
+  assert.equal(await labelsUsed(page), 2);
+  await notABug(page);
+
+  // An uncaught error in the worker: the page terminates it and says why.
+  await nextQuery(page);
+  await engineWorker(page).evaluate(() => { setTimeout(() => { throw new Error('injected crash'); }, 0); });
+  await gone.waitFor({ timeout: 20000 });
+  assert.match(await gone.textContent(), /crashed.*injected crash/);
+  assert.equal(page.workers().length, 0, 'the crashed worker was terminated');
+  await page.getByRole('button', { name: 'Restart worker' }).click();
+  assert.ok(await nextQuery(page));
+  assert.equal(await labelsUsed(page), 3);
+
+  await page.reload();
+  await nextQuery(page);
+  assert.equal(await labelsUsed(page), 3, 'labels kept across both deaths and a reload');
+  assert.equal(await tabId(page), id, 'a reload keeps the tab its id');
+  await context.close();
+});
+
+test('a worker stuck mid-repair is reported after 30 s of silence; Restart keeps every label and repairs again', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByLabel('Program').fill(SLOW);
+  await page.getByLabel('Failing input').fill('2');
+  await page.getByLabel('Label budget').fill('3');
+  await page.getByRole('button', { name: 'Start' }).click();
+  while (await nextQuery(page)) await answer(page, slowSum);
+  const used = await labelsUsed(page);
+  const patches = page.getByRole('region', { name: 'Patches' });
+  await patches.getByRole('button', { name: 'Repair' }).click();
+  await patches.getByText(/\d+ test executions/).waitFor({ timeout: STEP });
+  // The repair runs synchronously in the worker, so nothing can be evaluated there; the
+  // DevTools protocol can still end the running script (as a stuck engine would look:
+  // the worker lives, holds its lock, and never answers).
+  const cdp = await browser.newBrowserCDPSession();
+  const { targetInfos } = await cdp.send('Target.getTargets');
+  const target = targetInfos.find((t) => t.type === 'worker' && t.url.includes('fixloop-worker'));
+  const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false });
+  await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: 1, method: 'Runtime.terminateExecution' }) });
+  const silent = page.locator('[role=alert][data-worker-down=silent]');
+  await silent.waitFor({ timeout: 45000 });
+  assert.match(await silent.textContent(), /not answered for 30 s.*every label are kept/);
+  assert.equal(await labelsUsed(page), used);
+  await page.screenshot({ path: join(screenshots, 'worker-silent.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Restart worker' }).click();
+  await page.locator('[data-testid=finished]').waitFor({ timeout: STEP });
+  assert.equal(await labelsUsed(page), used, 'labels kept');
+  // The fresh worker repairs again.
+  await patches.getByRole('button', { name: 'Repair' }).click();
+  await patches.getByText(/\d+ test executions/).waitFor({ timeout: STEP });
+  await patches.getByRole('button', { name: 'Stop' }).click();
+  await patches.getByText('Repair stopped').waitFor({ timeout: 5000 });
+  await cdp.detach();
+  await context.close();
+});
+
+test('an unreadable saved session is kept aside, reported, and offered for download', async () => {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector('html[data-ready-ms]');
+  const broken = '{"version": 1, "program": "int main(void) { retu';
+  const id = await tabId(page);
+  await page.evaluate(([key, text]) => localStorage.setItem(key, text), [`fixloop-session-${id}`, broken]);
+  await page.reload();
+  const alert = page.locator('[role=alert].unreadable');
+  await alert.waitFor({ timeout: 20000 });
+  assert.match(await alert.textContent(), /could not be read.*kept aside/);
+  const aside = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fixloop-unreadable-')));
+  assert.equal(aside.length, 1, 'kept aside under one key');
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), aside[0]), broken, 'byte for byte');
+  assert.match(await alert.textContent(), new RegExp(aside[0]));
+  await page.screenshot({ path: join(screenshots, 'unreadable-session.png'), fullPage: true });
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download the unreadable session' }).click(),
+  ]);
+  assert.equal(await readFile(await download.path(), 'utf8'), broken, 'the download is the raw text');
+  // The tab goes on with a fresh session; the kept text stays where it is.
+  await page.reload();
+  await page.waitForSelector('html[data-ready-ms]');
+  assert.equal(await page.locator('[role=alert].unreadable').count(), 0, 'told once');
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), aside[0]), broken);
+  await context.close();
+});
+
+test('a duplicated tab takes a new session id: the two never overwrite each other\'s labels', async () => {
+  const context = await browser.newContext();
+  const a = await context.newPage();
+  await medianWithLabels(a, 2);
+  const idA = await tabId(a);
+  // window.open copies the opener's sessionStorage (and so its tab id), as "Duplicate
+  // tab" does.
+  const [b] = await Promise.all([context.waitForEvent('page'), a.evaluate(() => { window.open(location.href); })]);
+  await nextQuery(b);
+  const idB = await tabId(b);
+  assert.notEqual(idB, idA, 'the duplicate has its own id');
+  assert.equal(await labelsUsed(b), 2, 'the duplicate starts where the original was');
+  await notABug(b);
+  const saved = await savedSessions(a);
+  assert.equal(answersIn(saved[`fixloop-session-${idA}`]), 2, 'the original\'s labels are untouched');
+  assert.equal(answersIn(saved[`fixloop-session-${idB}`]), 3);
+  await nextQuery(a);
+  await notABug(a);
+  await a.reload();
+  await nextQuery(a);
+  assert.equal(await labelsUsed(a), 3);
+  assert.equal(await tabId(a), idA);
+  await b.reload();
+  await nextQuery(b);
+  assert.equal(await tabId(b), idB, 'the duplicate keeps its new id across a reload');
+  const after = await savedSessions(b);
+  assert.deepEqual(JSON.parse(after[`fixloop-session-${idB}`]).answers.map((x) => x.verdict), ['ok', 'ok', 'ok']);
+  assert.equal(answersIn(after[`fixloop-session-${idA}`]), 3);
+  await context.close();
+});
+
+test('Ctrl/Cmd+Enter runs the current step: Start, Bug once an output is typed, then Repair', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Sum 1..n (loop)' }).click();
+  await page.getByLabel('Label budget').fill('2');
+  await page.getByLabel('Program').focus();
+  await page.keyboard.press('Control+Enter');
+  assert.ok(await nextQuery(page), 'Ctrl+Enter in the editor started the loop');
+  assert.equal(await labelsUsed(page), 0);
+  // A question with no output typed has no primary step: Ctrl+Enter changes nothing
+  // (it neither answers nor starts Repair).
+  await page.keyboard.press('Control+Enter');
+  await page.waitForTimeout(500);
+  assert.equal(await labelsUsed(page), 0);
+  assert.equal(await page.locator('.repair-progress').count(), 0, 'Repair did not start');
+  // With Shift it is not the shortcut.
+  await page.getByLabel('Correct output (optional, for Bug)').fill('12345');
+  await page.keyboard.press('Control+Shift+Enter');
+  await page.waitForTimeout(500);
+  assert.equal(await labelsUsed(page), 0);
+  await page.getByLabel('Correct output (optional, for Bug)').focus();
+  await page.keyboard.press('Control+Enter');
+  await waitForLabels(page, 1);
+  const answers = JSON.parse(Object.values(await savedSessions(page))[0]).answers;
+  assert.deepEqual(answers.map((x) => [x.verdict, x.expected]), [['bug', '12345']]);
+  while (await nextQuery(page)) await notABug(page);
+  await page.keyboard.press('Meta+Enter');
+  const patches = page.getByRole('region', { name: 'Patches' });
+  await patches.locator('.repair-progress, [role=status]').first().waitFor({ timeout: STEP });
+  await page.screenshot({ path: join(screenshots, 'keyboard-repair.png'), fullPage: true });
+  await context.close();
+});
