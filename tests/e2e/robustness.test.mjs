@@ -1,4 +1,4 @@
-// End-to-end robustness: a worker that dies is reported and restarted with every label kept; an unreadable saved session is kept aside and offered for download; a duplicated tab gets a session of its own; Ctrl/Cmd+Enter runs the current step.
+// End-to-end robustness: a worker that dies, hangs or is killed mid-repair is reported and restarted with every label kept; an unreadable saved session is kept aside and offered for download; a duplicated tab gets a session of its own; Ctrl/Cmd+Enter runs the current step.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -76,8 +76,17 @@ test('a worker that dies or crashes is reported; Restart brings it back with eve
   await context.close();
 });
 
-test('a worker stuck mid-repair is reported after 30 s of silence; Restart keeps every label and repairs again', async () => {
+test('a worker stuck or killed mid-repair is reported; Restart keeps every label and repairs again', async () => {
   const context = await browser.newContext();
+  // Keep a handle on every worker the page spawns, so the test can kill one from outside.
+  await context.addInitScript(() => {
+    const Native = window.Worker;
+    window.__spawnedWorkers = [];
+    window.Worker = class extends Native {
+      constructor(...args) { super(...args); window.__spawnedWorkers.push(this); }
+      terminate() { this.__ended = true; super.terminate(); }
+    };
+  });
   const page = await context.newPage();
   await page.goto(server.url);
   await page.getByLabel('Program').fill(SLOW);
@@ -105,12 +114,34 @@ test('a worker stuck mid-repair is reported after 30 s of silence; Restart keeps
   await page.getByRole('button', { name: 'Restart worker' }).click();
   await page.locator('[data-testid=finished]').waitFor({ timeout: STEP });
   assert.equal(await labelsUsed(page), used, 'labels kept');
-  // The fresh worker repairs again.
+  await cdp.detach();
+  // The fresh worker repairs again, and is killed mid-repair: terminated from outside
+  // the page's own code (as the browser ends a crashed or out-of-memory worker), so the
+  // page learns it only from the worker's Web Lock coming free.
+  await patches.getByRole('button', { name: 'Repair' }).click();
+  await patches.getByText(/\d+ test executions/).waitFor({ timeout: STEP });
+  const killed = await page.evaluate(() => {
+    const live = window.__spawnedWorkers.filter((w) => !w.__ended);
+    live.forEach((w) => w.terminate());
+    return live.length;
+  });
+  assert.equal(killed, 1, 'one engine worker was running the repair');
+  const dead = page.locator('[role=alert][data-worker-down=dead]');
+  await dead.waitFor({ timeout: 20000 });
+  assert.match(await dead.textContent(), /stopped unexpectedly.*every label are kept/);
+  assert.equal(await labelsUsed(page), used);
+  await page.screenshot({ path: join(screenshots, 'worker-killed-mid-repair.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Restart worker' }).click();
+  await page.locator('[data-testid=finished]').waitFor({ timeout: STEP });
+  assert.equal(await labelsUsed(page), used, 'labels kept after the kill');
+  await page.reload();
+  await page.locator('[data-testid=finished]').waitFor({ timeout: STEP });
+  assert.equal(await labelsUsed(page), used, 'and after a reload');
+  // Repair still works and Stop still stops.
   await patches.getByRole('button', { name: 'Repair' }).click();
   await patches.getByText(/\d+ test executions/).waitFor({ timeout: STEP });
   await patches.getByRole('button', { name: 'Stop' }).click();
   await patches.getByText('Repair stopped').waitFor({ timeout: 5000 });
-  await cdp.detach();
   await context.close();
 });
 
