@@ -106,3 +106,18 @@ export function slowSum(input) {
   for (let i = 0; i < 100000; i++) s += i % 7;
   return String(s + Number(input.trim()));
 }
+
+/**
+ * Opens the page at `url`, labels SLOW from input 2 with a budget of 3 (answers from
+ * `slowSum`) and returns the labels used: a session whose repair runs long enough to stop
+ * or kill mid-way.
+ */
+export async function labelSlowSession(page, url) {
+  await page.goto(url);
+  await page.getByLabel('Program').fill(SLOW);
+  await page.getByLabel('Failing input').fill('2');
+  await page.getByLabel('Label budget').fill('3');
+  await page.getByRole('button', { name: 'Start' }).click();
+  while (await nextQuery(page)) await answer(page, slowSum);
+  return labelsUsed(page);
+}

@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { serveDist, launchBrowser, screenshots, STEP, labelsUsed, nextQuery, answer, waitForLabels, savedSessions, SLOW, slowSum } from './harness.mjs';
+import { serveDist, launchBrowser, screenshots, STEP, labelsUsed, nextQuery, waitForLabels, savedSessions, labelSlowSession } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -88,13 +88,7 @@ test('a worker stuck or killed mid-repair is reported; Restart keeps every label
     };
   });
   const page = await context.newPage();
-  await page.goto(server.url);
-  await page.getByLabel('Program').fill(SLOW);
-  await page.getByLabel('Failing input').fill('2');
-  await page.getByLabel('Label budget').fill('3');
-  await page.getByRole('button', { name: 'Start' }).click();
-  while (await nextQuery(page)) await answer(page, slowSum);
-  const used = await labelsUsed(page);
+  const used = await labelSlowSession(page, server.url);
   const patches = page.getByRole('region', { name: 'Patches' });
   await patches.getByRole('button', { name: 'Repair' }).click();
   await patches.getByText(/\d+ test executions/).waitFor({ timeout: STEP });

@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { serveDist, launchBrowser, screenshots, STEP, labelsUsed, nextQuery, answer, savedSessions, SLOW, slowSum } from './harness.mjs';
+import { serveDist, launchBrowser, screenshots, STEP, labelsUsed, nextQuery, answer, savedSessions, labelSlowSession } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -189,13 +189,7 @@ test('Repair finds a patch that passes every labelled test; Apply puts it in the
 test('Stop terminates a running repair and keeps every label', async () => {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto(server.url);
-  await page.getByLabel('Program').fill(SLOW);
-  await page.getByLabel('Failing input').fill('2');
-  await page.getByLabel('Label budget').fill('3');
-  await page.getByRole('button', { name: 'Start' }).click();
-  while (await nextQuery(page)) await answer(page, slowSum);
-  const used = await labelsUsed(page);
+  const used = await labelSlowSession(page, server.url);
   const patches = page.getByRole('region', { name: 'Patches' });
   const stopWhileRunning = async () => {
     await patches.getByRole('button', { name: 'Repair' }).click();
