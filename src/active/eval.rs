@@ -90,6 +90,8 @@ pub struct RunMetrics {
     pub look_ahead_learns: usize,
     /// Learn calls that found no formula until then.
     pub learn_failures: usize,
+    /// SAT conflicts of all learn calls until then.
+    pub conflicts: u64,
     /// The learned oracle.
     pub formula: String,
     /// Why the loop stopped (or "label budget" when it was stopped at this budget).
@@ -360,6 +362,7 @@ impl Prepared {
             validation_skipped: self.skipped,
             look_ahead_learns: report.committee_learns,
             learn_failures: report.learn_failures,
+            conflicts: report.conflicts,
             formula: report.formula,
             stop: stop.to_string(),
         }

@@ -57,6 +57,10 @@ pub struct FormulaOracle {
     formula: Option<Formula>,
     /// Learn calls that found no formula (current and look-ahead).
     pub failures: usize,
+    /// Conflict budget of all learn calls together (see [`BugOracle::set_conflict_budget`]).
+    conflict_budget: Option<u64>,
+    /// Conflicts used by learners this oracle dropped (rebuilt on a shorter example list).
+    conflicts_dropped: u64,
 }
 
 impl Default for FormulaOracle {
@@ -79,6 +83,8 @@ impl FormulaOracle {
             added: 0,
             formula: None,
             failures: 0,
+            conflict_budget: None,
+            conflicts_dropped: 0,
         }
     }
 
@@ -90,12 +96,19 @@ impl FormulaOracle {
     /// Brings the learner up to date with `examples` (which extend the ones added).
     fn sync(&mut self, examples: &[Example]) -> Option<&mut Learner> {
         if examples.len() < self.added {
-            self.learner = None;
+            if let Some(l) = self.learner.take() {
+                self.conflicts_dropped += l.conflicts_used();
+            }
             self.added = 0;
         }
         if self.learner.is_none() {
             let arity = examples.first()?.point.len();
-            self.learner = Some(Learner::new(variable_names(arity), self.config.clone()));
+            let mut learner = Learner::new(variable_names(arity), self.config.clone());
+            learner.set_conflict_budget(
+                self.conflict_budget
+                    .map(|b| b.saturating_sub(self.conflicts_dropped)),
+            );
+            self.learner = Some(learner);
         }
         let learner = self.learner.as_mut()?;
         for e in &examples[self.added..] {
@@ -185,6 +198,23 @@ impl BugOracle for FormulaOracle {
             Some(f) => f.to_string(),
             None => "(no formula yet: every run counts as a bug)".to_string(),
         }
+    }
+
+    fn set_conflict_budget(&mut self, budget: Option<u64>) {
+        self.conflict_budget = budget;
+        let dropped = self.conflicts_dropped;
+        if let Some(l) = self.learner.as_mut() {
+            l.set_conflict_budget(budget.map(|b| b.saturating_sub(dropped)));
+        }
+    }
+
+    fn conflicts_used(&self) -> u64 {
+        self.conflicts_dropped + self.learner.as_ref().map_or(0, Learner::conflicts_used)
+    }
+
+    fn budget_exhausted(&self) -> bool {
+        self.conflict_budget
+            .is_some_and(|b| self.conflicts_used() >= b)
     }
 }
 

@@ -60,4 +60,18 @@ pub trait BugOracle {
     }
     /// The current hypothesis, readable.
     fn describe(&self) -> String;
+    /// Caps the search work (SAT conflicts) of all later learn calls together at
+    /// `budget`, counted from the oracle's start (`None`: no cap). The default ignores it
+    /// (for learners without such work).
+    fn set_conflict_budget(&mut self, budget: Option<u64>) {
+        let _ = budget;
+    }
+    /// Search work (SAT conflicts) of all learn calls so far.
+    fn conflicts_used(&self) -> u64 {
+        0
+    }
+    /// Whether the budget of [`Self::set_conflict_budget`] is used up.
+    fn budget_exhausted(&self) -> bool {
+        false
+    }
 }

@@ -61,6 +61,11 @@ pub struct Learner {
     version: u64,
     state: Option<State>,
     cached: Option<(u64, LearnReport)>,
+    /// Conflicts of every SAT query of this session (all learn calls together).
+    conflicts_used: u64,
+    /// Most conflicts all learn calls of this session may use together (`None`: only the
+    /// per-call `max_conflicts`).
+    conflict_budget: Option<u64>,
 }
 
 struct Search<'a> {
@@ -68,6 +73,8 @@ struct Search<'a> {
     sat_calls: usize,
     /// Conflicts used by this learn call's SAT queries.
     conflicts: u64,
+    /// The session's budget and what was left of it when this learn call began.
+    session: Option<(u64, u64)>,
 }
 
 impl Learner {
@@ -84,7 +91,32 @@ impl Learner {
             version: 0,
             state: None,
             cached: None,
+            conflicts_used: 0,
+            conflict_budget: None,
         }
+    }
+
+    /// Caps the conflicts of all later SAT queries of this session together at `budget`
+    /// total conflicts (counted from the session's start; `None` removes the cap). Once it
+    /// is used up, learn calls that need the SAT search stop with
+    /// [`StopReason::SessionConflictLimit`] (formulas the exhaustive small search finds
+    /// before any SAT query are still found). The count is noticed at varisat's next proof-buffer flush, so
+    /// the total may pass `budget` by one query's overrun (a few hundred conflicts).
+    pub fn set_conflict_budget(&mut self, budget: Option<u64>) {
+        self.conflict_budget = budget;
+        // Cached failures may have been caused by the old budget.
+        self.cached = None;
+    }
+
+    /// Conflicts of every SAT query of this session so far.
+    pub fn conflicts_used(&self) -> u64 {
+        self.conflicts_used
+    }
+
+    /// Whether the session's conflict budget (if any) is used up.
+    pub fn conflict_budget_exhausted(&self) -> bool {
+        self.conflict_budget
+            .is_some_and(|b| self.conflicts_used >= b)
     }
 
     /// A session pre-filled with examples.
@@ -415,8 +447,12 @@ impl Learner {
             config: &config,
             sat_calls: 0,
             conflicts: 0,
+            session: self
+                .conflict_budget
+                .map(|b| (b, b.saturating_sub(self.conflicts_used))),
         };
         let outcome = search.run(state, &local_ex, lower, &vars);
+        self.conflicts_used += search.conflicts;
         let pool_size = state.pool.lits.len();
         let pool_truncated = state.sat_pool.truncated;
         let mut report = match outcome {
@@ -508,12 +544,23 @@ impl Search<'_> {
         let enc = state.enc[form].get_or_insert_with(|| {
             Encoding::new(kind, &state.sat_pool, c.max_clauses.max(1), c.max_literals)
         });
-        let limit = StopReason::ConflictLimit {
+        let mut limit = StopReason::ConflictLimit {
             max_conflicts: c.max_conflicts,
         };
-        let Some(budget) = c.max_conflicts.checked_sub(self.conflicts) else {
+        let Some(mut budget) = c.max_conflicts.checked_sub(self.conflicts) else {
             return Err(limit);
         };
+        if let Some((total, left)) = self.session {
+            let session_limit = StopReason::SessionConflictLimit { budget: total };
+            let left = left.saturating_sub(self.conflicts);
+            if left == 0 {
+                return Err(session_limit);
+            }
+            if left <= budget {
+                budget = left;
+                limit = session_limit;
+            }
+        }
         let before = enc.conflicts();
         let answer = enc.query(&state.sat_pool, ex, lits, groups, tier, budget);
         self.conflicts += enc.conflicts() - before;

@@ -183,6 +183,12 @@ pub enum StopReason {
         /// The budget used.
         max_conflicts: u64,
     },
+    /// The conflict budget of the whole session (all its learn calls together, see
+    /// [`Learner::set_conflict_budget`]) ran out.
+    SessionConflictLimit {
+        /// The session's budget.
+        budget: u64,
+    },
     /// Invalid input (wrong number of values in a point).
     Invalid(String),
     /// The SAT solver failed (it is rebuilt on the next call).
@@ -219,6 +225,9 @@ impl fmt::Display for StopReason {
             }
             StopReason::ConflictLimit { max_conflicts } => {
                 write!(f, "SAT conflict budget of {max_conflicts} used up")
+            }
+            StopReason::SessionConflictLimit { budget } => {
+                write!(f, "session SAT conflict budget of {budget} used up")
             }
             StopReason::Invalid(m) => write!(f, "invalid input: {m}"),
             StopReason::Solver(m) => write!(f, "SAT solver error: {m}"),

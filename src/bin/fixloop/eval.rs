@@ -42,6 +42,10 @@ pub struct EvalArgs {
     /// Committee budget: look-ahead learns per run.
     #[arg(long, default_value_t = ActiveConfig::default().max_look_ahead_learns)]
     pub max_look_ahead_learns: usize,
+    /// Learner budget: SAT conflicts of all learn calls of a run together (0: no cap,
+    /// only the learner's per-learn-call limit).
+    #[arg(long, default_value_t = ActiveConfig::default().max_conflicts.unwrap_or(0))]
+    pub max_run_conflicts: u64,
     /// Fuel (steps) per program run on the subject's tests; the most any run gets.
     #[arg(long, default_value_t = Limits::default().fuel)]
     pub fuel: u64,
@@ -239,11 +243,11 @@ fn csv_field(s: &str) -> String {
 
 fn write_csv(path: &Path, rows: &[(RunMetrics, f64)]) -> std::io::Result<()> {
     let mut out = String::from(
-        "subject,run,seed,label_budget,initial_test,labelled,labelled_failing,generated,generated_failing,validation,validation_failing,correct,correct_failing,accuracy,conditional_accuracy,p_labelled_failing,p_generated_failing,look_ahead_learns,learn_failures,subject_time_s,stop,formula\n",
+        "subject,run,seed,label_budget,initial_test,labelled,labelled_failing,generated,generated_failing,validation,validation_failing,correct,correct_failing,accuracy,conditional_accuracy,p_labelled_failing,p_generated_failing,look_ahead_learns,learn_failures,conflicts,subject_time_s,stop,formula\n",
     );
     for (r, t) in rows {
         out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{},{},{:.3},{},{}\n",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{},{},{},{:.3},{},{}\n",
             csv_field(&r.subject),
             r.run,
             r.seed,
@@ -263,6 +267,7 @@ fn write_csv(path: &Path, rows: &[(RunMetrics, f64)]) -> std::io::Result<()> {
             r.p_generated_failing(),
             r.look_ahead_learns,
             r.learn_failures,
+            r.conflicts,
             t,
             csv_field(&r.stop),
             csv_field(&r.formula)
@@ -283,6 +288,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
             committee: args.committee,
             max_generated: args.max_generated,
             max_look_ahead_learns: args.max_look_ahead_learns,
+            max_conflicts: (args.max_run_conflicts > 0).then_some(args.max_run_conflicts),
             fuzz: FuzzConfig::default(),
             ..ActiveConfig::default()
         },
@@ -389,6 +395,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
             "committee": args.committee,
             "max_generated": args.max_generated,
             "max_look_ahead_learns": args.max_look_ahead_learns,
+            "max_run_conflicts": args.max_run_conflicts,
             "threads": threads,
             "time_s": elapsed,
             "cpu_s": cpu_total,
