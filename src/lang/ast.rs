@@ -233,27 +233,59 @@ impl ScalarType {
         )
     }
 
-    /// The type C gives the decimal literal `value` written with this type's suffix (as
-    /// the printer writes an `IntLit`): this type when the value fits, else the next of
-    /// C's list for that suffix (`int`, `long`; `unsigned`, `unsigned long`; ...), and
-    /// `unsigned long (long)` past `i64::MAX` as gcc does. Types printed without a suffix
-    /// follow `int`'s list; floating types and `void` are returned unchanged.
-    pub fn decimal_literal(self, value: u64) -> ScalarType {
+    /// The type C (LP64) gives integer constant `value` with the lower-case `suffix`
+    /// (`""`, `u`, `l`, `ul`, `ll`, `ull`, ... and MSVC's `i64`/`ui64`), written in decimal
+    /// or not: the first type of the suffix's list that holds the value, and `true` when
+    /// none does and the constant becomes unsigned as gcc makes it. `None`: not a suffix.
+    pub fn integer_constant(value: u64, suffix: &str, decimal: bool) -> Option<(ScalarType, bool)> {
         use ScalarType::*;
-        let signed_fits = value <= i64::MAX as u64;
+        let candidates: &[ScalarType] = match (suffix, decimal) {
+            ("", true) => &[Int, Long],
+            ("", false) => &[Int, UInt, Long, ULong],
+            ("u", _) => &[UInt, ULong],
+            ("l", true) => &[Long],
+            ("l", false) => &[Long, ULong],
+            ("ul" | "lu", _) => &[ULong],
+            ("ll" | "i64", true) => &[LongLong],
+            ("ll" | "i64", false) => &[LongLong, ULongLong],
+            ("ull" | "llu" | "ui64", _) => &[ULongLong],
+            _ => return None,
+        };
+        let fits = |t: ScalarType| match t {
+            Int => value <= i32::MAX as u64,
+            UInt => value <= u64::from(u32::MAX),
+            Long | LongLong => value <= i64::MAX as u64,
+            _ => true,
+        };
+        Some(match candidates.iter().find(|t| fits(**t)) {
+            Some(&ty) => (ty, false),
+            None if candidates.contains(&LongLong) => (ULongLong, true),
+            None => (ULong, true),
+        })
+    }
+
+    /// The suffix the printer writes after an integer literal of this type.
+    fn integer_suffix(self) -> &'static str {
         match self {
-            Float | Double | LongDouble | Void => self,
-            ULong | ULongLong => self,
-            UInt if value <= u64::from(u32::MAX) => UInt,
-            UInt => ULong,
-            Long if signed_fits => Long,
-            Long => ULong,
-            LongLong if signed_fits => LongLong,
-            LongLong => ULongLong,
-            _ if value <= i32::MAX as u64 => Int,
-            _ if signed_fits => Long,
-            _ => ULong,
+            ScalarType::UInt => "u",
+            ScalarType::Long => "L",
+            ScalarType::ULong => "UL",
+            ScalarType::LongLong => "LL",
+            ScalarType::ULongLong => "ULL",
+            _ => "",
         }
+    }
+
+    /// The type C gives the decimal literal `value` written with this type's suffix (as
+    /// the printer writes an `IntLit`), by [`Self::integer_constant`]: this type when the
+    /// value fits, else the next of the suffix's list. Floating types and `void` are
+    /// returned unchanged.
+    pub fn decimal_literal(self, value: u64) -> ScalarType {
+        if self.is_floating() || self == ScalarType::Void {
+            return self;
+        }
+        let suffix = self.integer_suffix().to_ascii_lowercase();
+        ScalarType::integer_constant(value, &suffix, true).map_or(self, |(ty, _)| ty)
     }
 
     /// Floating types.
@@ -807,14 +839,7 @@ fn write_expr(out: &mut String, e: &Expr, min_prec: u8, full: bool) {
     match &e.kind {
         ExprKind::IntLit { value, ty } => {
             out.push_str(&value.to_string());
-            out.push_str(match ty {
-                ScalarType::UInt => "u",
-                ScalarType::Long => "L",
-                ScalarType::ULong => "UL",
-                ScalarType::LongLong => "LL",
-                ScalarType::ULongLong => "ULL",
-                _ => "",
-            });
+            out.push_str(ty.integer_suffix());
         }
         ExprKind::FloatLit { value, ty } => {
             let suffix = match ty {

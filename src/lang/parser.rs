@@ -2100,59 +2100,16 @@ pub fn number_literal(text: &str) -> Result<(ExprKind, Option<String>), String> 
             .and_then(|v| v.checked_add(d as u64))
             .ok_or_else(|| "integer constant is too large for its type".to_string())?;
     }
-    let decimal = radix == 10;
-    use ScalarType::*;
-    let candidates: &[ScalarType] = match suffix {
-        "" => {
-            if decimal {
-                &[Int, Long]
-            } else {
-                &[Int, UInt, Long, ULong]
-            }
-        }
-        "u" => &[UInt, ULong],
-        "l" => {
-            if decimal {
-                &[Long]
-            } else {
-                &[Long, ULong]
-            }
-        }
-        "ul" | "lu" => &[ULong],
-        "ll" | "i64" => {
-            if decimal {
-                &[LongLong]
-            } else {
-                &[LongLong, ULongLong]
-            }
-        }
-        "ull" | "llu" | "ui64" => &[ULongLong],
-        _ => {
-            return Err(format!(
-                "invalid suffix \"{}\" on integer constant",
-                &text[end..]
-            ))
-        }
-    };
-    let fits = |t: ScalarType| match t {
-        Int => value <= i32::MAX as u64,
-        UInt => value <= u32::MAX as u64,
-        Long | LongLong => value <= i64::MAX as u64,
-        _ => true,
-    };
-    match candidates.iter().find(|t| fits(**t)) {
-        Some(ty) => Ok((ExprKind::IntLit { value, ty: *ty }, None)),
-        None => {
-            let ty = if candidates.contains(&LongLong) {
-                ULongLong
-            } else {
-                ULong
-            };
-            Ok((
-                ExprKind::IntLit { value, ty },
-                Some("integer constant is so large that it is unsigned".to_string()),
-            ))
-        }
+    match ScalarType::integer_constant(value, suffix, radix == 10) {
+        Some((ty, false)) => Ok((ExprKind::IntLit { value, ty }, None)),
+        Some((ty, true)) => Ok((
+            ExprKind::IntLit { value, ty },
+            Some("integer constant is so large that it is unsigned".to_string()),
+        )),
+        None => Err(format!(
+            "invalid suffix \"{}\" on integer constant",
+            &text[end..]
+        )),
     }
 }
 
