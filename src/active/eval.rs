@@ -3,10 +3,10 @@
 use super::fuel::FuzzFuel;
 use super::learner::BugOracle;
 use super::num::{parse_input, Num};
-use super::observe::Runner;
+use super::observe::Status;
 use super::program::{status_of, ProgramRunner};
 use super::reference::{differs, ReferenceLabeller};
-use super::session::{point, ActiveConfig, ActiveLoop, Labeller, Step};
+use super::session::{ActiveConfig, ActiveLoop, Labeller, Step};
 use crate::corpus::Subject;
 use crate::lang::{compile, Limits};
 use std::fmt;
@@ -129,25 +129,26 @@ pub fn ratio(a: usize, b: usize) -> f64 {
     }
 }
 
-/// A validation test, run on both programs.
-struct Validation {
-    point: Vec<Num>,
+/// A validation test, run once on both programs under the full limits: the buggy run's
+/// ending and answer, and whether it fails (differs from the golden run). Every budget
+/// and run of a subject reuses it; only the answer's encoding depends on the session.
+struct ValidationRun {
+    input: Vec<Num>,
+    status: Status,
+    answer: Option<String>,
     failing: bool,
 }
 
 /// A subject prepared for evaluation: both programs compiled, validation tests run.
 pub struct Prepared {
     id: String,
-    /// The programs under the full limits (the subject's tests).
-    buggy: ProgramRunner,
-    golden: ProgramRunner,
     /// The programs with the fuzz fuel (fuzzed inputs).
     fuzz_buggy: ProgramRunner,
     fuzz_golden: ProgramRunner,
     /// Failing numeric train tests: name and input.
     failing_train: Vec<(String, Vec<Num>)>,
-    /// All numeric tests with their inputs, by shape of the first failing train test.
-    tests: Vec<Vec<Num>>,
+    /// All numeric tests with the shape of the first failing train test, run.
+    validation: Vec<ValidationRun>,
     skipped: usize,
 }
 
@@ -165,46 +166,63 @@ impl Prepared {
             .map_err(|e| SkipReason::GoldenDoesNotCompile(e.first_error()))?;
         let buggy = ProgramRunner::new(buggy, limits.clone(), extractor.clone());
         let golden = ProgramRunner::new(golden, limits.clone(), extractor);
-        let mut failing_train = Vec::new();
+        // Every numeric test runs once on both programs; train tests also size the
+        // fuzz fuel and give the failing tests a run can start from.
+        let train = subject.tests.train.len();
+        let mut runs = Vec::new();
         let mut slowest = 0;
-        for t in &subject.tests.train {
-            if let Some(input) = parse_input(&t.input).filter(|i| !i.is_empty()) {
-                let (b, b_answer) = buggy.execute(&input);
-                let (g, g_answer) = golden.execute(&input);
+        let mut skipped = 0;
+        for (i, t) in subject.all_tests().enumerate() {
+            let Some(input) = parse_input(&t.input).filter(|i| !i.is_empty()) else {
+                skipped += 1;
+                continue;
+            };
+            let (b, answer) = buggy.execute(&input);
+            let (g, g_answer) = golden.execute(&input);
+            if i < train {
                 slowest = slowest.max(b.steps).max(g.steps);
-                let bug = differs(
-                    status_of(&b.outcome),
-                    b_answer.as_deref(),
-                    status_of(&g.outcome),
-                    g_answer.as_deref(),
-                );
-                if bug {
-                    failing_train.push((t.name.clone(), input));
-                }
             }
+            let status = status_of(&b.outcome);
+            let failing = differs(
+                status,
+                answer.as_deref(),
+                status_of(&g.outcome),
+                g_answer.as_deref(),
+            );
+            let run = ValidationRun {
+                input,
+                status,
+                answer,
+                failing,
+            };
+            runs.push((i < train, t.name.clone(), run));
         }
-        let Some((_, template)) = failing_train.first() else {
+        let Some(arity) = runs
+            .iter()
+            .find(|(is_train, _, r)| *is_train && r.failing)
+            .map(|(_, _, r)| r.input.len())
+        else {
             return Err(SkipReason::NoFailingTrainTest);
         };
-        let arity = template.len();
-        failing_train.retain(|(_, i)| i.len() == arity);
-        let mut tests = Vec::new();
-        let mut skipped = 0;
-        for t in subject.all_tests() {
-            match parse_input(&t.input) {
-                Some(i) if i.len() == arity => tests.push(i),
-                _ => skipped += 1,
+        let mut failing_train = Vec::new();
+        let mut validation = Vec::new();
+        for (is_train, name, run) in runs {
+            if run.input.len() != arity {
+                skipped += 1;
+                continue;
             }
+            if is_train && run.failing {
+                failing_train.push((name, run.input.clone()));
+            }
+            validation.push(run);
         }
         let fuel = config.fuzz_fuel.fuel(slowest).min(limits.fuel);
         Ok(Prepared {
             id: subject.id.clone(),
             fuzz_buggy: buggy.with_fuel(fuel),
             fuzz_golden: golden.with_fuel(fuel),
-            buggy,
-            golden,
             failing_train,
-            tests,
+            validation,
             skipped,
         })
     }
@@ -315,30 +333,15 @@ impl Prepared {
         }
         let generated = judged.len();
         let generated_failing = judged.iter().filter(|b| **b).count();
-        // The full limits with a copy of the session's encoder: word answers get the
-        // session's codes, and words first seen here do not change the codes the loop
-        // assigns later.
-        let mut runner = self
-            .buggy
-            .clone()
-            .with_encoder(lp.runner().encoder().clone());
-        let judge = ReferenceLabeller::new(self.golden.clone());
-        let validation: Vec<Validation> = self
-            .tests
-            .iter()
-            .map(|input| {
-                let obs = runner.run(input);
-                Validation {
-                    failing: judge.judge(input, &obs).bug,
-                    point: point(input, &obs),
-                }
-            })
-            .collect();
+        // A copy of the session's encoder: word answers get the session's codes, and
+        // words first seen here do not change the codes the loop assigns later.
+        let mut encoder = lp.runner().encoder().clone();
         let mut correct = 0;
         let mut correct_failing = 0;
-        for v in &validation {
-            let predicted = lp.oracle().predict(&v.point);
-            if predicted == v.failing {
+        for v in &self.validation {
+            let mut point = v.input.clone();
+            point.push(encoder.encode(v.status, v.answer.as_deref()));
+            if lp.oracle().predict(&point) == v.failing {
                 correct += 1;
                 if v.failing {
                     correct_failing += 1;
@@ -355,8 +358,8 @@ impl Prepared {
             labelled_failing: asked.iter().filter(|b| **b).count(),
             generated,
             generated_failing,
-            validation: validation.len(),
-            validation_failing: validation.iter().filter(|v| v.failing).count(),
+            validation: self.validation.len(),
+            validation_failing: self.validation.iter().filter(|v| v.failing).count(),
             correct,
             correct_failing,
             validation_skipped: self.skipped,
