@@ -6,6 +6,7 @@ use super::num::{parse_input, Num};
 use super::observe::Status;
 use super::program::{status_of, ProgramRunner};
 use super::reference::{differs, ReferenceLabeller};
+use super::run_cache::RUN_CACHE_BYTES;
 use super::session::{ActiveConfig, ActiveLoop, Labeller, Step};
 use crate::corpus::Subject;
 use crate::lang::{compile, Limits};
@@ -219,8 +220,10 @@ impl Prepared {
         let fuel = config.fuzz_fuel.fuel(slowest).min(limits.fuel);
         Ok(Prepared {
             id: subject.id.clone(),
-            fuzz_buggy: buggy.with_fuel(fuel),
-            fuzz_golden: golden.with_fuel(fuel),
+            // Every run of the subject shares these programs' run caches: boundary
+            // values and small mutants recur across runs and committee neighbours.
+            fuzz_buggy: buggy.with_fuel(fuel).with_run_cache(RUN_CACHE_BYTES),
+            fuzz_golden: golden.with_fuel(fuel).with_run_cache(RUN_CACHE_BYTES),
             failing_train,
             validation,
             skipped,

@@ -7,7 +7,8 @@
 //! [`reference::ReferenceLabeller`] running the golden program). [`eval`] measures the
 //! oracle on a corpus subject as the Learn2fix paper did. Everything is deterministic
 //! given the seed; budgets are counts (labels, generated tests, look-ahead learns, fuel;
-//! [`fuel`] sizes the fuel of fuzzed runs from the known tests).
+//! [`fuel`] sizes the fuel of fuzzed runs from the known tests; [`run_cache`] spares
+//! repeated runs).
 
 pub mod eval;
 pub mod formula;
@@ -18,6 +19,7 @@ pub mod num;
 pub mod observe;
 pub mod program;
 pub mod reference;
+pub mod run_cache;
 pub mod session;
 
 pub use fuel::FuzzFuel;

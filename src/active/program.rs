@@ -2,8 +2,10 @@
 
 use super::num::Num;
 use super::observe::{Observation, OutputEncoder, Runner, Status};
+use super::run_cache::{Run, RunCache};
 use crate::corpus::AnswerExtractor;
-use crate::lang::{Execution, Limits, Outcome, Program};
+use crate::lang::{Limits, Outcome, Program};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// How a run ended for the oracle: normal exit, timeout, or any other abnormal end.
 pub fn status_of(outcome: &Outcome) -> Status {
@@ -15,13 +17,15 @@ pub fn status_of(outcome: &Outcome) -> Status {
 }
 
 /// A compiled program with its limits and answer extractor; owns the output encoder of
-/// the session, so word answers keep their codes.
+/// the session, so word answers keep their codes. Optionally remembers its runs
+/// ([`ProgramRunner::with_run_cache`]); clones share that memory.
 #[derive(Debug, Clone)]
 pub struct ProgramRunner {
     program: Program,
     limits: Limits,
     extractor: AnswerExtractor,
     encoder: OutputEncoder,
+    cache: Option<Arc<Mutex<RunCache>>>,
 }
 
 impl ProgramRunner {
@@ -32,11 +36,27 @@ impl ProgramRunner {
             limits,
             extractor,
             encoder: OutputEncoder::new(),
+            cache: None,
         }
     }
 
+    /// This runner remembering up to about `max_bytes` of runs by exact input, shared
+    /// with its clones (e.g. every run of one corpus subject): a repeated input is not
+    /// run again. Runs are deterministic, so results do not change.
+    pub fn with_run_cache(mut self, max_bytes: usize) -> ProgramRunner {
+        self.cache = Some(Arc::new(Mutex::new(RunCache::new(max_bytes))));
+        self
+    }
+
+    /// Hits and misses of the run cache (`None` without one).
+    pub fn run_cache_stats(&self) -> Option<(u64, u64)> {
+        let cache = self.cache.as_ref()?;
+        let cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
+        Some((cache.hits, cache.misses))
+    }
+
     /// The same program and answer extractor with `fuel` steps per run (and a fresh
-    /// output encoder).
+    /// output encoder, and no run cache).
     pub fn with_fuel(&self, fuel: u64) -> ProgramRunner {
         ProgramRunner::new(
             self.program.clone(),
@@ -71,12 +91,25 @@ impl ProgramRunner {
         &self.encoder
     }
 
-    /// Runs the program without encoding (e.g. for a golden program).
-    pub fn execute(&self, input: &[Num]) -> (Execution, Option<String>) {
+    /// Runs the program without encoding (e.g. for a golden program), or recalls the
+    /// run from the run cache.
+    pub fn execute(&self, input: &[Num]) -> Run {
+        let lock =
+            |c: &Arc<Mutex<RunCache>>| c.lock().unwrap_or_else(PoisonError::into_inner).get(input);
+        if let Some(run) = self.cache.as_ref().and_then(lock) {
+            return run;
+        }
         let exec = self.program.run_test(input, &self.limits);
         let stdout = String::from_utf8_lossy(&exec.stdout);
         let answer = self.extractor.answer(&stdout);
-        (exec, answer)
+        let run = (exec, answer);
+        if let Some(cache) = &self.cache {
+            cache
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(input, run.clone());
+        }
+        run
     }
 }
 
@@ -90,5 +123,28 @@ impl Runner for ProgramRunner {
             status,
             answer,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::compile;
+
+    #[test]
+    fn a_cached_runner_answers_a_repeated_input_from_memory_with_the_same_run() {
+        let program =
+            compile("int main(){int n; scanf(\"%d\",&n); printf(\"%d\\n\", n*n); return 0;}")
+                .expect("compiles");
+        let plain = ProgramRunner::new(program, Limits::default(), AnswerExtractor::WholeOutput);
+        let cached = plain.clone().with_run_cache(1 << 20);
+        let shared = cached.clone();
+        let input = [Num::Int(7)];
+        let first = cached.execute(&input);
+        assert_eq!(first, plain.execute(&input));
+        assert_eq!(shared.execute(&input), first);
+        assert_eq!(cached.run_cache_stats(), Some((1, 1)));
+        assert_eq!(plain.run_cache_stats(), None);
+        assert_eq!(cached.with_fuel(10).run_cache_stats(), None);
     }
 }
