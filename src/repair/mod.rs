@@ -503,9 +503,12 @@ fn run_linear(
 
 /// Validates, minimises, deduplicates (one per behaviour class) and ranks plausible
 /// patches from any engine (`original` is the unpatched program): by demotion,
-/// validation (descending), cost, whether it adds a single-value test (those last), then
-/// the share of fuzzed inputs whose result the patch changes (least first). Patches are validated cheapest first; when `progress` says
-/// stop, the rest are dropped (at least one is always validated).
+/// validation (descending; scores within [`RepairConfig::validation_tie`] of the best
+/// count as the best), cost (among the best-validated, costs within
+/// [`RepairConfig::cost_tie`] of the cheapest count as the cheapest), whether it adds a
+/// single-value test (those last), cost, then the share of fuzzed inputs whose result
+/// the patch changes (least first). Patches are validated cheapest first; when
+/// `progress` says stop, the rest are dropped (at least one is always validated).
 pub fn finish(
     src: &RepairSource,
     original: &crate::lang::Program,
