@@ -285,3 +285,31 @@ fn single_value_tests_rank_after_equal_cost_alternatives() {
         .iter()
         .all(|c| c.first_line >= 1 && c.last_line >= c.first_line));
 }
+
+#[test]
+fn a_general_patch_one_cost_unit_dearer_beats_a_single_value_test() {
+    // The result should depend on `b`, not `a`. The tests only see a = 5 among the
+    // inputs where the answer is 0, so the cost-1 operator swap `a != 5` fits them as
+    // well as the cost-2 variable swap `b < 5`; the swap must rank first (the
+    // single-value test singles out the test's value 5 and is wrong for a = 6, b = 9).
+    let buggy = "int f(int a, int b) {\n    if (a < 5)\n        return 1;\n    return 0;\n}\n";
+    let tests = parse_tests("5 9 => 0\n7 1 => 1\n1 2 => 1\n3 0 => 1\n").unwrap();
+    let report = repair(buggy, &tests, None, &RepairConfig::default());
+    let top = &report.patches[0];
+    assert!(!top.single_value_test, "{report}");
+    assert!(top.patched_source.contains("b < 5"), "{report}");
+    assert!(
+        report
+            .patches
+            .iter()
+            .any(|p| p.single_value_test && p.cost < top.cost),
+        "{report}"
+    );
+    // Without the cost slack the cheaper single-value test is first, as before.
+    let strict = RepairConfig {
+        cost_tie: 0,
+        ..RepairConfig::default()
+    };
+    let report = repair(buggy, &tests, None, &strict);
+    assert!(report.patches[0].single_value_test, "{report}");
+}

@@ -54,7 +54,9 @@ use budget::Gate;
 use enumerate::EngineStop;
 use localise::{Suspicious, Weighting};
 use tests::{RunResult, TestSuite};
-use validate::{adds_single_value_test, behaviour, fuzz_inputs, minimise, validate, Demotion};
+use validate::{
+    adds_single_value_test, agreement, behaviour, fuzz_inputs, minimise, validate, Demotion,
+};
 
 /// Which engine proposes candidates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -112,6 +114,15 @@ pub struct RepairConfig {
     pub max_validated: usize,
     /// Ranked patches reported at most. Default 10.
     pub max_ranked: usize,
+    /// Validation slack of the ranking: patches whose validation score is at most this
+    /// far below the best one count as equally validated (without an oracle the score
+    /// only counts fuzzed inputs that end normally, and fuzzed inputs may break the
+    /// input's preconditions). Default 0.02 (two of the 100 fuzzed inputs).
+    pub validation_tie: f64,
+    /// Cost slack of the ranking: among the best-validated patches, those at most this
+    /// much dearer than the cheapest count as equally cheap, so that the
+    /// single-value-test rule decides among them before cost. Default 1.
+    pub cost_tie: u32,
     /// Seed of the validation fuzzer. Default 0.
     pub seed: u64,
     /// The GenProg engine's settings (population, generations, operator selection, seed).
@@ -142,6 +153,8 @@ impl Default for RepairConfig {
             validation_inputs: 100,
             max_validated: 40,
             max_ranked: 10,
+            validation_tie: 0.02,
+            cost_tie: 1,
             seed: 0,
             genetic: gp::GpConfig::default(),
             linear: lra::LraConfig::default(),
@@ -275,6 +288,9 @@ pub struct RankedPatch {
     /// Share of fuzzed inputs whose result the patch changes
     /// ([`validate::Validation::changed`]).
     pub behaviour_change: f64,
+    /// Mean share of fuzzed inputs on which the other plausible behaviours (one per
+    /// class) give the same result ([`validate::agreement`]).
+    pub agreement: f64,
 }
 
 /// The result of a repair.
@@ -487,9 +503,12 @@ fn run_linear(
 
 /// Validates, minimises, deduplicates (one per behaviour class) and ranks plausible
 /// patches from any engine (`original` is the unpatched program): by demotion,
-/// validation (descending), cost, whether it adds a single-value test (those last), then
-/// the share of fuzzed inputs whose result the patch changes (least first). Patches are validated cheapest first; when `progress` says
-/// stop, the rest are dropped (at least one is always validated).
+/// validation (descending; scores within [`RepairConfig::validation_tie`] of the best
+/// count as the best), cost (among the best-validated, costs within
+/// [`RepairConfig::cost_tie`] of the cheapest count as the cheapest), whether it adds a
+/// single-value test (those last), cost, then the share of fuzzed inputs whose result
+/// the patch changes (least first). Patches are validated cheapest first; when
+/// `progress` says stop, the rest are dropped (at least one is always validated).
 pub fn finish(
     src: &RepairSource,
     original: &crate::lang::Program,
@@ -556,17 +575,45 @@ pub fn finish(
             changed: src.changes(&patch),
             single_value_test: adds_single_value_test(src, &patch),
             behaviour_change: v.changed,
+            agreement: 0.0,
             patched_source: text,
             patch,
         };
         ranked.push((rp, v.behaviour));
     }
+    let behaviours: Vec<&[RunResult]> = ranked
+        .iter()
+        .map(|(_, b)| &b[suite.tests().len().min(b.len())..])
+        .collect();
+    let agree = agreement(&behaviours);
+    for ((p, _), a) in ranked.iter_mut().zip(agree) {
+        p.agreement = a;
+    }
+    let best = ranked
+        .iter()
+        .map(|(p, _)| p.validation)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let validation = |p: &RankedPatch| {
+        if p.validation >= best - config.validation_tie - 1e-9 {
+            best
+        } else {
+            p.validation
+        }
+    };
+    let cheapest = ranked
+        .iter()
+        .filter(|(p, _)| validation(p) == best)
+        .map(|(p, _)| p.cost)
+        .min()
+        .unwrap_or(0);
+    let tied = cheapest.saturating_add(config.cost_tie);
     let key = |p: &RankedPatch| {
         (
             p.demotion,
-            std::cmp::Reverse((p.validation * 1e6) as u64),
-            p.cost,
+            std::cmp::Reverse((validation(p) * 1e6) as u64),
+            p.cost.max(tied),
             p.single_value_test,
+            p.cost,
             (p.behaviour_change * 1e6) as u64,
             p.patch.edits.len(),
         )

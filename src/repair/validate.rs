@@ -108,6 +108,41 @@ pub fn validate(
     }
 }
 
+/// For each behaviour (results on the same fuzzed inputs, one per plausible patch):
+/// the mean, over the other distinct behaviours, of the share of inputs on which they
+/// give the same result. Patches that overfit the few tests each go wrong in their own
+/// way, while correct patches compute the same function and so agree with each other:
+/// the behaviour most of the plausible ones share is the better guess. Equal
+/// behaviours count once (a class of equivalent edits is one witness); 1.0 when there
+/// is nothing to compare with.
+pub fn agreement(behaviours: &[&[RunResult]]) -> Vec<f64> {
+    let mut classes: Vec<&[RunResult]> = Vec::new();
+    for b in behaviours {
+        if !classes.contains(b) {
+            classes.push(b);
+        }
+    }
+    behaviours
+        .iter()
+        .map(|b| {
+            let others: Vec<&&[RunResult]> = classes.iter().filter(|c| *c != b).collect();
+            if others.is_empty() || b.is_empty() {
+                return 1.0;
+            }
+            let same: usize = others
+                .iter()
+                .map(|c| {
+                    c.iter()
+                        .zip(b.iter())
+                        .filter(|(x, y)| !super::tests::changed(x, y))
+                        .count()
+                })
+                .sum();
+            same as f64 / (others.len() * b.len()) as f64
+        })
+        .collect()
+}
+
 /// Delta debugging (ddmin) over a patch's edits: a smallest subset (1-minimal) for which
 /// `plausible` still holds. A one-edit patch is returned as is.
 pub fn minimise(patch: &Patch, plausible: &mut dyn FnMut(&Patch) -> bool) -> Patch {

@@ -44,6 +44,7 @@ struct PatchRow {
     demotion: String,
     single_value_test: bool,
     behaviour_change: f64,
+    agreement: f64,
     /// `(node, first line, last line, edit kind)` per edit.
     changed: Vec<(u32, u32, u32, &'static str)>,
     edits: Vec<String>,
@@ -65,6 +66,7 @@ impl PatchRow {
             "demotion": self.demotion,
             "single_value_test": self.single_value_test,
             "behaviour_change": self.behaviour_change,
+            "agreement": self.agreement,
             "changed": changed,
             "edits": self.edits,
             "heldout_pass": self.heldout_pass,
@@ -317,6 +319,7 @@ fn evaluate(
             demotion: format!("{:?}", p.demotion),
             single_value_test: p.single_value_test,
             behaviour_change: p.behaviour_change,
+            agreement: p.agreement,
             changed: p
                 .changed
                 .iter()
