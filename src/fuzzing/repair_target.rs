@@ -7,6 +7,7 @@ use crate::active::program::status_of;
 use crate::active::Status;
 use crate::compare::outputs_match;
 use crate::lang::{compile, Limits, Num};
+use crate::repair::gp::GpConfig;
 use crate::repair::tests::{Expectation, RepairTest};
 use crate::repair::{
     repair, repair_with_progress, Control, Engine, RepairConfig, RepairSource, StopReason,
@@ -25,7 +26,19 @@ pub(super) const TARGET: Target = Target {
 /// engine (`e`, `g`, `l`) on the first line only, then `k` (keep the output) or `b` (bug).
 const TESTS_MARK: &str = "\n//@tests\n";
 
-/// Small budgets, so one execution stays fast; the checker holds repair to them.
+/// Small budgets, so one execution stays fast; the checker holds repair to them. A
+/// generated program has a handful of statements and at most four tests, so far less
+/// than the product's defaults reaches every engine's stopping paths:
+/// - 120 test executions: a few GenProg generations on four tests, several hole
+///   classes, every LRA location; still often exhausted, so the exact-budget check runs;
+/// - 600 candidates: one or two suspicious statements' worth of enumeration (with 40
+///   conditions per location), so the candidate cap is also reached;
+/// - 6 suspicious statements: more are rarely reached within 120 executions, and each
+///   costs a hole compilation per expression before any run;
+/// - GenProg 10 variants x 4 generations, at most 40 evaluations: crossover, mutation,
+///   selection and the evaluation cap all still happen;
+/// - 10 fuzzed validation inputs for at most 5 plausible patches (of at most 3 kept):
+///   validation, minimisation, deduplication and ranking all run, on less data.
 fn config(engine: Engine) -> RepairConfig {
     RepairConfig {
         engine,
@@ -37,9 +50,19 @@ fn config(engine: Engine) -> RepairConfig {
             output_bytes: 4 << 10,
             ..Limits::default()
         },
-        max_test_executions: 300,
-        max_candidates: 3_000,
-        max_plausible: 5,
+        max_test_executions: 120,
+        max_candidates: 600,
+        max_plausible: 3,
+        max_locations: 6,
+        max_conditions: 40,
+        validation_inputs: 10,
+        max_validated: 5,
+        genetic: GpConfig {
+            population: 10,
+            generations: 4,
+            max_evaluations: 40,
+            ..GpConfig::default()
+        },
         ..RepairConfig::default()
     }
 }

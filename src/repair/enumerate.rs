@@ -324,7 +324,12 @@ impl<'a> Enumerator<'a> {
     }
 
     /// Generates every candidate at suspicious statement `stmt` (rank = its position).
+    /// Once the candidate cap is reached nothing more is admitted, so it returns before
+    /// the scaffolds and hole compilations (the costly part) of what it could not keep.
     fn generate_at(&mut self, rank: usize, stmt: NodeId) {
+        if !self.room() {
+            return;
+        }
         let Some(info) = self.src.stmt(stmt).cloned() else {
             return;
         };
@@ -385,6 +390,9 @@ impl<'a> Enumerator<'a> {
                 }
             }
             for (hole, cands) in groups {
+                if !self.room() {
+                    return;
+                }
                 self.add_hole_batch(rank, &text, hole, cands);
             }
         }
@@ -396,7 +404,7 @@ impl<'a> Enumerator<'a> {
                 | StmtKind::Label { .. }
                 | StmtKind::Empty
         );
-        if !plain_stmt {
+        if !plain_stmt || !self.room() {
             return;
         }
         // Guards.
@@ -423,6 +431,9 @@ impl<'a> Enumerator<'a> {
             .filter(|v| !matches!(v.sc, Sc::F32 | Sc::F64 | Sc::Ptr))
             .take(self.config.max_assigned_vars)
         {
+            if !self.room() {
+                return;
+            }
             let ty = scalar_type_of(v.sc);
             let placeholder = Edit::InsertBefore {
                 target: stmt,

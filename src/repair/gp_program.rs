@@ -39,6 +39,8 @@ pub struct ProgramProblem<'a, 'g> {
     sites: Vec<(NodeId, f64)>,
     constants: Vec<i64>,
     candidates: HashMap<(NodeId, EditKind), Vec<Edit>>,
+    /// The scope at each statement (one hole compilation per statement, not per kind).
+    scopes: HashMap<NodeId, Vec<HoleVar>>,
     cache: HashMap<String, Evaluation>,
     negative: Vec<usize>,
     positive: Vec<usize>,
@@ -87,6 +89,7 @@ impl<'a, 'g> ProgramProblem<'a, 'g> {
             sites,
             constants: src.constants(),
             candidates: HashMap::new(),
+            scopes: HashMap::new(),
             cache: HashMap::new(),
             negative,
             positive,
@@ -112,7 +115,24 @@ impl<'a, 'g> ProgramProblem<'a, 'g> {
     /// The candidate edits of `kind` at statement `stmt` (cached).
     fn candidates_at(&mut self, stmt: NodeId, kind: EditKind) -> &[Edit] {
         if !self.candidates.contains_key(&(stmt, kind)) {
-            let list = self.generate(stmt, kind);
+            let needs_scope = !matches!(
+                kind,
+                EditKind::DeleteStatement | EditKind::InsertCopy | EditKind::ReplaceCopy
+            );
+            let scope = if needs_scope {
+                if !self.scopes.contains_key(&stmt) {
+                    let scope = self
+                        .src
+                        .stmt(stmt)
+                        .map(|info| self.scope_at(&info.own_exprs))
+                        .unwrap_or_default();
+                    self.scopes.insert(stmt, scope);
+                }
+                self.scopes[&stmt].clone()
+            } else {
+                Vec::new()
+            };
+            let list = self.generate(stmt, kind, &scope);
             self.candidates.insert((stmt, kind), list);
         }
         &self.candidates[&(stmt, kind)]
@@ -130,7 +150,7 @@ impl<'a, 'g> ProgramProblem<'a, 'g> {
             .unwrap_or_default()
     }
 
-    fn generate(&self, stmt: NodeId, kind: EditKind) -> Vec<Edit> {
+    fn generate(&self, stmt: NodeId, kind: EditKind, scope: &[HoleVar]) -> Vec<Edit> {
         let Some(info) = self.src.stmt(stmt) else {
             return Vec::new();
         };
@@ -143,15 +163,6 @@ impl<'a, 'g> ProgramProblem<'a, 'g> {
                 | StmtKind::Label { .. }
                 | StmtKind::Empty
         );
-        let needs_scope = !matches!(
-            kind,
-            EditKind::DeleteStatement | EditKind::InsertCopy | EditKind::ReplaceCopy
-        );
-        let scope = if needs_scope {
-            self.scope_at(&info.own_exprs)
-        } else {
-            Vec::new()
-        };
         let mut out = Vec::new();
         match kind {
             EditKind::ReplaceOperator
@@ -163,7 +174,7 @@ impl<'a, 'g> ProgramProblem<'a, 'g> {
                         continue;
                     };
                     out.extend(
-                        mutations(e, &scope, &self.constants)
+                        mutations(e, scope, &self.constants)
                             .into_iter()
                             .filter(|m| m.kind == kind)
                             .map(|m| Edit::ReplaceExpr {
@@ -179,7 +190,7 @@ impl<'a, 'g> ProgramProblem<'a, 'g> {
                     let Some(e) = self.src.expr(root).filter(|_| is_cond) else {
                         continue;
                     };
-                    for b in conditions(&scope, &self.constants, max) {
+                    for b in conditions(scope, &self.constants, max) {
                         for op in [BinaryOp::LogAnd, BinaryOp::LogOr] {
                             out.push(Edit::ReplaceExpr {
                                 target: root,
@@ -192,7 +203,7 @@ impl<'a, 'g> ProgramProblem<'a, 'g> {
             }
             EditKind::InsertGuard if plain_stmt => {
                 out.extend(
-                    conditions(&scope, &self.constants, max)
+                    conditions(scope, &self.constants, max)
                         .into_iter()
                         .map(|cond| Edit::InsertGuard { target: stmt, cond }),
                 );
@@ -203,7 +214,7 @@ impl<'a, 'g> ProgramProblem<'a, 'g> {
                     .filter(|v| !matches!(v.sc, Sc::F32 | Sc::F64 | Sc::Ptr))
                     .take(self.config.max_assigned_vars)
                 {
-                    for value in assignment_values(&v.name, &scope, &self.constants) {
+                    for value in assignment_values(&v.name, scope, &self.constants) {
                         let assign = fresh(ExprKind::Assign {
                             op: None,
                             lhs: Box::new(var(&v.name)),
