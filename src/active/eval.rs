@@ -151,6 +151,8 @@ pub struct Prepared {
     /// All numeric tests with the shape of the first failing train test, run.
     validation: Vec<ValidationRun>,
     skipped: usize,
+    /// Steps of the slowest train run (buggy or golden).
+    slowest_train_steps: u64,
 }
 
 impl Prepared {
@@ -227,7 +229,20 @@ impl Prepared {
             failing_train,
             validation,
             skipped,
+            slowest_train_steps: slowest,
         })
+    }
+
+    /// The subject's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Steps of the slowest train run (buggy or golden): a hint of how costly this
+    /// subject's runs are (fuzzed inputs run programs at least about this long), e.g. to
+    /// start the costliest subjects first. It never changes a result.
+    pub fn slowest_train_steps(&self) -> u64 {
+        self.slowest_train_steps
     }
 
     /// The fuel of fuzzed runs.

@@ -10,7 +10,7 @@ use fixloop::oracle::LearnConfig;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 /// Arguments of `fixloop eval`.
@@ -184,53 +184,181 @@ pub fn thread_cpu_seconds() -> Option<f64> {
     Some(ns as f64 / 1e9)
 }
 
-/// What one subject gave.
-enum SubjectResult {
-    Done {
-        rows: Vec<RunMetrics>,
-        seconds: f64,
+/// A subject after preparation: ready to run, or why it is left out.
+enum Loaded {
+    Ready {
+        prepared: Prepared,
         cpu_seconds: f64,
     },
     Skipped(String, SkipReason),
     Unreadable(String, String),
 }
 
-fn evaluate(
-    path: &Path,
+/// The result of `f` and the CPU seconds the calling thread spent in it (NaN where the
+/// platform cannot tell).
+fn with_cpu<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let before = thread_cpu_seconds();
+    let out = f();
+    let cpu = match (before, thread_cpu_seconds()) {
+        (Some(a), Some(b)) => b - a,
+        _ => f64::NAN,
+    };
+    (out, cpu)
+}
+
+/// Reads and prepares one subject (its programs compiled, its tests run once).
+fn load(path: &Path, config: &EvalConfig) -> Loaded {
+    let name = path.display().to_string();
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => return Loaded::Unreadable(name, e.to_string()),
+    };
+    let subject = match Subject::from_json(&text) {
+        Ok(s) => s,
+        Err(e) => return Loaded::Unreadable(name, e.to_string()),
+    };
+    match with_cpu(|| Prepared::new(&subject, config)) {
+        (Ok(prepared), cpu_seconds) => Loaded::Ready {
+            prepared,
+            cpu_seconds,
+        },
+        (Err(e), _) => Loaded::Skipped(subject.id, e),
+    }
+}
+
+/// The order in which `(subject, run)` loop runs start: costliest subjects first, by
+/// [`Prepared::slowest_train_steps`], then file order (longest-processing-time
+/// scheduling, so that a heavy subject does not start last and run alone at the end).
+/// Runs are independent, so the order never changes a result, only the wall time.
+fn schedule(costs: &[(usize, u64)], runs: usize) -> Vec<(usize, usize)> {
+    let mut subjects = costs.to_vec();
+    subjects.sort_by_key(|&(i, cost)| (std::cmp::Reverse(cost), i));
+    subjects
+        .iter()
+        .flat_map(|&(i, _)| (0..runs).map(move |run| (i, run)))
+        .collect()
+}
+
+/// A prepared subject while its runs are under way: dropped (with its run caches)
+/// when its last run ends.
+struct InFlight {
+    prepared: Mutex<Option<Arc<Prepared>>>,
+    runs_left: AtomicUsize,
+    cpu_seconds: Mutex<f64>,
+}
+
+/// What one subject gave: its rows (every run, in run order) and CPU seconds spent on
+/// it (preparation plus runs), or why it was left out.
+enum SubjectResult {
+    Done {
+        rows: Vec<RunMetrics>,
+        cpu_seconds: f64,
+    },
+    Skipped(String, SkipReason),
+    Unreadable(String, String),
+}
+
+/// Prepares every subject, then runs all `(subject, run)` loops on `threads` threads in
+/// [`schedule`] order; results in file order.
+fn evaluate_all(
+    files: &[PathBuf],
     config: &EvalConfig,
     learn: &LearnConfig,
     runs: usize,
     seed: u64,
-) -> SubjectResult {
-    let name = path.display().to_string();
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => return SubjectResult::Unreadable(name, e.to_string()),
-    };
-    let subject = match Subject::from_json(&text) {
-        Ok(s) => s,
-        Err(e) => return SubjectResult::Unreadable(name, e.to_string()),
-    };
-    let start = Instant::now();
-    let cpu_start = thread_cpu_seconds();
-    let prepared = match Prepared::new(&subject, config) {
-        Ok(p) => p,
-        Err(e) => return SubjectResult::Skipped(subject.id, e),
-    };
-    let mut rows = Vec::new();
-    for run in 0..runs {
-        let s = run_seed(seed, &subject.id, run);
-        rows.extend(prepared.run(config, run, s, || FormulaOracle::with_config(learn.clone())));
+    threads: usize,
+) -> Vec<SubjectResult> {
+    let loaded = parallel_map(files.len(), threads, |i| load(&files[i], config));
+    let mut results = Vec::with_capacity(files.len());
+    let mut flights = Vec::with_capacity(files.len());
+    let mut costs = Vec::new();
+    for (i, l) in loaded.into_iter().enumerate() {
+        match l {
+            Loaded::Ready {
+                prepared,
+                cpu_seconds,
+            } => {
+                costs.push((i, prepared.slowest_train_steps()));
+                flights.push(Some(InFlight {
+                    prepared: Mutex::new(Some(Arc::new(prepared))),
+                    runs_left: AtomicUsize::new(runs),
+                    cpu_seconds: Mutex::new(cpu_seconds),
+                }));
+                results.push(None);
+            }
+            Loaded::Skipped(id, why) => {
+                eprintln!("skipped {id}: {why}");
+                flights.push(None);
+                results.push(Some(SubjectResult::Skipped(id, why)));
+            }
+            Loaded::Unreadable(p, why) => {
+                eprintln!("unreadable {p}: {why}");
+                flights.push(None);
+                results.push(Some(SubjectResult::Unreadable(p, why)));
+            }
+        }
     }
-    let cpu_seconds = match (cpu_start, thread_cpu_seconds()) {
-        (Some(a), Some(b)) => b - a,
-        _ => f64::NAN,
-    };
-    SubjectResult::Done {
-        rows,
-        seconds: start.elapsed().as_secs_f64(),
-        cpu_seconds,
+    let tasks = schedule(&costs, runs);
+    let finished = AtomicUsize::new(0);
+    let ready = costs.len();
+    let rows = parallel_map(tasks.len(), threads, |t| {
+        let (i, run) = tasks[t];
+        let Some(flight) = &flights[i] else {
+            return Vec::new();
+        };
+        let lock = |m: &Mutex<Option<Arc<Prepared>>>| {
+            m.lock().unwrap_or_else(PoisonError::into_inner).clone()
+        };
+        let Some(prepared) = lock(&flight.prepared) else {
+            return Vec::new();
+        };
+        let s = run_seed(seed, prepared.id(), run);
+        let (rows, cpu) =
+            with_cpu(|| prepared.run(config, run, s, || FormulaOracle::with_config(learn.clone())));
+        let total = {
+            let mut c = flight
+                .cpu_seconds
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            *c += cpu;
+            *c
+        };
+        if flight.runs_left.fetch_sub(1, Ordering::AcqRel) == 1 {
+            // The subject's last run: free its programs and run caches.
+            flight
+                .prepared
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take();
+            let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
+            eprintln!("[{done}/{ready}] {} cpu {total:.1} s", files[i].display());
+        }
+        rows
+    });
+    let mut per_subject: Vec<Vec<(usize, Vec<RunMetrics>)>> =
+        (0..files.len()).map(|_| Vec::new()).collect();
+    for ((i, run), r) in tasks.into_iter().zip(rows) {
+        per_subject[i].push((run, r));
     }
+    results
+        .into_iter()
+        .zip(per_subject)
+        .zip(flights)
+        .map(|((result, mut by_run), flight)| {
+            result.unwrap_or_else(|| {
+                by_run.sort_by_key(|(run, _)| *run);
+                let cpu_seconds = flight.map_or(f64::NAN, |f| {
+                    f.cpu_seconds
+                        .into_inner()
+                        .unwrap_or_else(PoisonError::into_inner)
+                });
+                SubjectResult::Done {
+                    rows: by_run.into_iter().flat_map(|(_, r)| r).collect(),
+                    cpu_seconds,
+                }
+            })
+        })
+        .collect()
 }
 
 fn csv_field(s: &str) -> String {
@@ -243,7 +371,7 @@ fn csv_field(s: &str) -> String {
 
 fn write_csv(path: &Path, rows: &[(RunMetrics, f64)]) -> std::io::Result<()> {
     let mut out = String::from(
-        "subject,run,seed,label_budget,initial_test,labelled,labelled_failing,generated,generated_failing,validation,validation_failing,correct,correct_failing,accuracy,conditional_accuracy,p_labelled_failing,p_generated_failing,look_ahead_learns,learn_failures,conflicts,subject_time_s,stop,formula\n",
+        "subject,run,seed,label_budget,initial_test,labelled,labelled_failing,generated,generated_failing,validation,validation_failing,correct,correct_failing,accuracy,conditional_accuracy,p_labelled_failing,p_generated_failing,look_ahead_learns,learn_failures,conflicts,subject_cpu_s,stop,formula\n",
     );
     for (r, t) in rows {
         out.push_str(&format!(
@@ -313,27 +441,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let finished = AtomicUsize::new(0);
-    let results = parallel_map(files.len(), threads, |i| {
-        let path = &files[i];
-        let r = evaluate(path, &config, &learn, args.runs, args.seed);
-        let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
-        if let SubjectResult::Done {
-            seconds,
-            cpu_seconds,
-            ..
-        } = &r
-        {
-            eprintln!(
-                "[{done}/{}] {} {seconds:.1} s (cpu {cpu_seconds:.1} s)",
-                files.len(),
-                path.display()
-            );
-        } else {
-            eprintln!("[{done}/{}] {} skipped", files.len(), path.display());
-        }
-        r
-    });
+    let results = evaluate_all(&files, &config, &learn, args.runs, args.seed, threads);
     let mut rows: Vec<(RunMetrics, f64)> = Vec::new();
     let mut cpu_total = 0.0;
     let mut skipped = Vec::new();
@@ -342,11 +450,10 @@ pub fn run(args: EvalArgs) -> ExitCode {
         match r {
             SubjectResult::Done {
                 rows: rs,
-                seconds,
                 cpu_seconds,
             } => {
                 cpu_total += cpu_seconds;
-                rows.extend(rs.into_iter().map(|m| (m, seconds)))
+                rows.extend(rs.into_iter().map(|m| (m, cpu_seconds)))
             }
             SubjectResult::Skipped(id, why) => skipped.push((id, why.to_string())),
             SubjectResult::Unreadable(p, why) => unreadable.push((p, why)),
@@ -466,4 +573,28 @@ pub fn run(args: EvalArgs) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn costliest_subjects_run_first_then_file_order_with_runs_together() {
+        let costs = [(0, 5), (1, 100), (2, 5), (4, 7)];
+        assert_eq!(
+            schedule(&costs, 2),
+            vec![
+                (1, 0),
+                (1, 1),
+                (4, 0),
+                (4, 1),
+                (0, 0),
+                (0, 1),
+                (2, 0),
+                (2, 1)
+            ]
+        );
+        assert!(schedule(&costs, 0).is_empty());
+    }
 }
