@@ -187,7 +187,7 @@ pub fn thread_cpu_seconds() -> Option<f64> {
 /// A subject after preparation: ready to run, or why it is left out.
 enum Loaded {
     Ready {
-        prepared: Prepared,
+        prepared: Box<Prepared>,
         cpu_seconds: f64,
     },
     Skipped(String, SkipReason),
@@ -219,7 +219,7 @@ fn load(path: &Path, config: &EvalConfig) -> Loaded {
     };
     match with_cpu(|| Prepared::new(&subject, config)) {
         (Ok(prepared), cpu_seconds) => Loaded::Ready {
-            prepared,
+            prepared: Box::new(prepared),
             cpu_seconds,
         },
         (Err(e), _) => Loaded::Skipped(subject.id, e),
@@ -280,7 +280,7 @@ fn evaluate_all(
             } => {
                 costs.push((i, prepared.slowest_train_steps()));
                 flights.push(Some(InFlight {
-                    prepared: Mutex::new(Some(Arc::new(prepared))),
+                    prepared: Mutex::new(Some(Arc::from(prepared))),
                     runs_left: AtomicUsize::new(runs),
                     cpu_seconds: Mutex::new(cpu_seconds),
                 }));
