@@ -265,6 +265,17 @@ pub enum Instr {
     BinSSet(Bop, Ak, u32, u32),
     /// Fused `Stmt(n); Slot(s)`: the step of `Stmt(n)`, then `[] -> [slot]`; fields (n, s).
     StmtSlot(u32, u32),
+    /// Fused `Dup; Jz(t); Pop` (the left side of `&&`): `[c] -> [c]` and jump when `c`
+    /// is zero, else `[c] -> []`.
+    JzOrPop(u32),
+    /// Fused `Dup; Jnz(t); Pop` (the left side of `||`): `[c] -> [c]` and jump when `c`
+    /// is non-zero, else `[c] -> []`.
+    JnzOrPop(u32),
+    /// Fused `AddrLocal(n); PtrAddS(size, s)`: `[] -> [&object_n[slot]]`; fields (n, size, s).
+    AddrIdx(u32, u32, u32),
+    /// Fused `AddrLocal(n); LoadIdx(sc, size, s)`: `[] -> [object_n[slot]]`;
+    /// fields (sc, n, size, s).
+    LocalIdx(Sc, u32, u32, u32),
     /// A repair hole ([`Code::holes`]`[n]`): `[v] -> [w]` where `w` is what the run's
     /// [`HoleHandler`](super::vm::HoleHandler) answers for the original value `v` and the
     /// current values of the site's variables (without a handler, `w = v`).

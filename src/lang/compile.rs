@@ -2296,15 +2296,29 @@ fn fuse_operands(
 fn fuse_statements(
     a: Instr,
     b: Option<Instr>,
-    _c3: Option<Instr>,
+    c3: Option<Instr>,
     free: &dyn Fn(usize) -> bool,
 ) -> (Instr, usize) {
-    match (a, b) {
-        (Instr::Stmt(n), Some(Instr::Slot(s))) if free(1) => (Instr::StmtSlot(n, s), 2),
-        (Instr::BinS(op, ak, x), Some(Instr::SetSlot(y))) if free(1) => {
+    match (a, b, c3) {
+        (Instr::Dup, Some(Instr::Jz(t)), Some(Instr::Pop)) if free(1) && free(2) => {
+            (Instr::JzOrPop(t), 3)
+        }
+        (Instr::Dup, Some(Instr::Jnz(t)), Some(Instr::Pop)) if free(1) && free(2) => {
+            (Instr::JnzOrPop(t), 3)
+        }
+        (Instr::AddrLocal(n), Some(Instr::PtrAddS(size, s)), _) if free(1) => {
+            (Instr::AddrIdx(n, size, s), 2)
+        }
+        (Instr::AddrLocal(n), Some(Instr::LoadIdx(sc, size, s)), _) if free(1) => {
+            (Instr::LocalIdx(sc, n, size, s), 2)
+        }
+        (Instr::Stmt(n), Some(Instr::Slot(s)), _) if free(1) => (Instr::StmtSlot(n, s), 2),
+        (Instr::BinS(op, ak, x), Some(Instr::SetSlot(y)), _) if free(1) => {
             (Instr::BinSSet(op, ak, x, y), 2)
         }
-        (Instr::Cmp(..) | Instr::CmpC(..) | Instr::CmpS(..), Some(Instr::ToBool(_))) if free(1) => {
+        (Instr::Cmp(..) | Instr::CmpC(..) | Instr::CmpS(..), Some(Instr::ToBool(_)), _)
+            if free(1) =>
+        {
             (a, 2)
         }
         _ => (a, 1),
@@ -2333,6 +2347,8 @@ fn fuse_pass(c: &mut Compiled, rule: FuseRule, same_line: bool) {
         | Instr::CmpCJz(_, _, t, _)
         | Instr::CmpSSJz(_, _, _, _, t)
         | Instr::CmpSCJz(_, _, _, t, _)
+        | Instr::JzOrPop(t)
+        | Instr::JnzOrPop(t)
         | Instr::IncSlotJmp { target: t, .. } = *i
         {
             if let Some(x) = target.get_mut(t as usize) {
@@ -2380,6 +2396,8 @@ fn fuse_pass(c: &mut Compiled, rule: FuseRule, same_line: bool) {
             Instr::CmpCJz(op, k, t, v) => Instr::CmpCJz(op, k, m(t), v),
             Instr::CmpSSJz(op, k, a, b, t) => Instr::CmpSSJz(op, k, a, b, m(t)),
             Instr::CmpSCJz(op, k, s, t, v) => Instr::CmpSCJz(op, k, s, m(t), v),
+            Instr::JzOrPop(t) => Instr::JzOrPop(m(t)),
+            Instr::JnzOrPop(t) => Instr::JnzOrPop(m(t)),
             Instr::IncSlotJmp {
                 slot,
                 sc,
@@ -2431,14 +2449,14 @@ mod fusion_tests {
     const LOOPS: &str = r#"#include <stdio.h>
 int g[10];
 int main() {
-    long k, n; int a[20]; int i, j, s = 0, t = 3, z = 0;
+    long k, n; int a[20]; int i, j, s = 0, t = 3, z = 0; int *p = a;
     scanf("%ld %ld %d", &k, &n, &z);
     for (i = 0; i < 20; i++) a[i] = i * k;
     for (i = 0; i < n; i++) {
         for (j = 0; j < i && j < 20; j++) {
-            s = s + a[j];
+            s = s + a[j] - p[j] + p[i];
             t = s ^ j; t = s * j + t % 7;
-            if (a[j] > t || j == 5) s -= 1;
+            if (a[j] > t || j == 5) s -= 1; p[j] = a[j] + 1;
             if (j > i) s = s / z;
         }
         g[i % 10] = s;
@@ -2469,6 +2487,11 @@ int main() {
         assert!(has(|i| matches!(i, Instr::IncSlotJmp { .. })));
         assert!(has(|i| matches!(i, Instr::BinSSet(..))));
         assert!(has(|i| matches!(i, Instr::StmtSlot(..))));
+        assert!(has(|i| matches!(i, Instr::JzOrPop(..))));
+        assert!(has(|i| matches!(i, Instr::JnzOrPop(..))));
+        assert!(has(|i| matches!(i, Instr::AddrIdx(..))));
+        assert!(has(|i| matches!(i, Instr::LocalIdx(..))));
+        assert!(!has(|i| matches!(i, Instr::ToBool(..))));
         // Normal end, division by zero (line 19), out of bounds (line 20), and timeouts.
         for stdin in ["3 40 1", "2 30 0", "1 5 7", "0 0 1"] {
             for fuel in [u64::MAX / 2, 10, 57, 500, 2000] {

@@ -884,6 +884,29 @@ impl<'a> Vm<'a> {
                     let v = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
                     self.stack.push(v);
                 }
+                Instr::JzOrPop(t) => {
+                    let c = self.pop();
+                    if c == 0 {
+                        self.stack.push(c);
+                        pc = t;
+                    }
+                }
+                Instr::JnzOrPop(t) => {
+                    let c = self.pop();
+                    if c != 0 {
+                        self.stack.push(c);
+                        pc = t;
+                    }
+                }
+                Instr::AddrIdx(n, size, s) => {
+                    let i = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    self.stack.push(ptr_add(make_ptr(ob + n, 0), i, size));
+                }
+                Instr::LocalIdx(sc, n, size, s) => {
+                    let i = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let v = tr!(self.load(ptr_add(make_ptr(ob + n, 0), i, size), sc));
+                    self.stack.push(v);
+                }
                 Instr::Cmp(op, k) => {
                     let b = self.pop();
                     let a = self.pop();
