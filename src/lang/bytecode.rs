@@ -234,6 +234,48 @@ pub enum Instr {
     CmpCJz(Cop, Ak, u32, u64),
     /// Fused `IncSlot{..}; Pop`: `++`/`--` of a register whose value is unused.
     IncSlotDrop { slot: u32, sc: Sc, delta: i32 },
+    /// Fused `AddrLocal(n); Load(sc)`: `[] -> [v]` from offset 0 of frame object `n`.
+    LoadLocal(Sc, u32),
+    /// Fused `Slot(s); Bin(op, k)`: `[a] -> [a op slot]`.
+    BinS(Bop, Ak, u32),
+    /// Fused `Slot(s); BinC(op, k, c)`: `[] -> [slot op c]`.
+    BinSC(Bop, Ak, u32, u64),
+    /// Fused `Bin(op, k); SetSlot(s)`: `[a b] -> []`, slot `s` gets `a op b`.
+    BinSet(Bop, Ak, u32),
+    /// Fused `Slot(a); Slot(b); CmpJz(op, k, t)`: `[] -> []`.
+    CmpSSJz(Cop, Ak, u32, u32, u32),
+    /// Fused `Slot(a); CmpCJz(op, k, t, c)` for a constant `c` that is a sign-extended
+    /// `i32`: `[] -> []`; fields are (op, k, slot, target, c).
+    CmpSCJz(Cop, Ak, u32, u32, i32),
+    /// Fused `Slot(s); PtrAdd(size)`: `[ptr] -> [ptr + slot * size]`; fields (size, s).
+    PtrAddS(u32, u32),
+    /// Fused `Slot(s); PtrAdd(size); Load(sc)`: `[ptr] -> [*(ptr + slot * size)]`;
+    /// fields (sc, size, s).
+    LoadIdx(Sc, u32, u32),
+    /// Fused `Slot(s); Cmp(op, k)`: `[a] -> [a op slot]`.
+    CmpS(Cop, Ak, u32),
+    /// Fused `IncSlotDrop{..}; Jmp(target)`.
+    IncSlotJmp {
+        slot: u32,
+        sc: Sc,
+        delta: i32,
+        target: u32,
+    },
+    /// Fused `BinS(op, k, src); SetSlot(dst)`: `[a] -> []`, `dst` gets `a op src`.
+    BinSSet(Bop, Ak, u32, u32),
+    /// Fused `Stmt(n); Slot(s)`: the step of `Stmt(n)`, then `[] -> [slot]`; fields (n, s).
+    StmtSlot(u32, u32),
+    /// Fused `Dup; Jz(t); Pop` (the left side of `&&`): `[c] -> [c]` and jump when `c`
+    /// is zero, else `[c] -> []`.
+    JzOrPop(u32),
+    /// Fused `Dup; Jnz(t); Pop` (the left side of `||`): `[c] -> [c]` and jump when `c`
+    /// is non-zero, else `[c] -> []`.
+    JnzOrPop(u32),
+    /// Fused `AddrLocal(n); PtrAddS(size, s)`: `[] -> [&object_n[slot]]`; fields (n, size, s).
+    AddrIdx(u32, u32, u32),
+    /// Fused `AddrLocal(n); LoadIdx(sc, size, s)`: `[] -> [object_n[slot]]`;
+    /// fields (sc, n, size, s).
+    LocalIdx(Sc, u32, u32, u32),
     /// A repair hole ([`Code::holes`]`[n]`): `[v] -> [w]` where `w` is what the run's
     /// [`HoleHandler`](super::vm::HoleHandler) answers for the original value `v` and the
     /// current values of the site's variables (without a handler, `w = v`).

@@ -2196,17 +2196,161 @@ fn collect_cases<'a>(s: &'a Stmt, out: &mut Vec<(NodeId, Option<&'a Expr>, Span)
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Test switch: skip [`fuse_operands`] so a test can compare with the plainer code.
+    static NO_OPERAND_FUSION: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// Fuses common instruction pairs and triples (constant operands, compare-and-branch,
-/// discarded increments) and remaps jump targets, function entries and expression starts.
-/// Never fuses across a jump target, so control flow is unchanged.
+/// discarded increments, then register and frame-object operands) and remaps jump
+/// targets, function entries and expression starts. Never fuses across a jump target,
+/// so control flow is unchanged, and never fuses `Stmt`, `Call` or `Hole`, so fuel,
+/// coverage and holes are unchanged.
 fn peephole(c: &mut Compiled) {
+    fuse_pass(c, fuse_constants, false);
+    #[cfg(test)]
+    if NO_OPERAND_FUSION.with(|x| x.get()) {
+        return;
+    }
+    fuse_pass(c, fuse_operands, true);
+    fuse_pass(c, fuse_statements, true);
+}
+
+/// First fusion rules: constant operands, compare-and-branch, discarded increments.
+/// `free(k)`: instruction `i + k` is no jump target (this pass ignores lines).
+fn fuse_constants(
+    a: Instr,
+    b: Option<Instr>,
+    c3: Option<Instr>,
+    free: &dyn Fn(usize) -> bool,
+) -> (Instr, usize) {
+    match (a, b, c3) {
+        (Instr::Const(k), Some(Instr::Cmp(op, ak)), Some(Instr::Jz(t))) if free(1) && free(2) => {
+            (Instr::CmpCJz(op, ak, t, k), 3)
+        }
+        (Instr::Cmp(op, ak), Some(Instr::Jz(t)), _) if free(1) => (Instr::CmpJz(op, ak, t), 2),
+        (Instr::Const(k), Some(Instr::Cmp(op, ak)), _) if free(1) => (Instr::CmpC(op, ak, k), 2),
+        (Instr::Const(k), Some(Instr::Bin(op, ak)), _) if free(1) => (Instr::BinC(op, ak, k), 2),
+        (
+            Instr::IncSlot {
+                slot, sc, delta, ..
+            },
+            Some(Instr::Pop),
+            _,
+        ) if free(1) => (Instr::IncSlotDrop { slot, sc, delta }, 2),
+        _ => (a, 1),
+    }
+}
+
+/// Second fusion rules, over the output of [`fuse_constants`]: register and frame-object
+/// operands of arithmetic, stores and compare-and-branch.
+fn fuse_operands(
+    a: Instr,
+    b: Option<Instr>,
+    c3: Option<Instr>,
+    free: &dyn Fn(usize) -> bool,
+) -> (Instr, usize) {
+    match (a, b, c3) {
+        (Instr::Slot(x), Some(Instr::Slot(y)), Some(Instr::CmpJz(op, ak, t)))
+            if free(1) && free(2) =>
+        {
+            (Instr::CmpSSJz(op, ak, x, y, t), 3)
+        }
+        (Instr::Slot(x), Some(Instr::CmpCJz(op, ak, t, k)), _)
+            if free(1) && i32::try_from(k as i64).is_ok() =>
+        {
+            (Instr::CmpSCJz(op, ak, x, t, k as i64 as i32), 2)
+        }
+        (Instr::Slot(x), Some(Instr::PtrAdd(size)), Some(Instr::Load(sc)))
+            if free(1) && free(2) =>
+        {
+            (Instr::LoadIdx(sc, size, x), 3)
+        }
+        (Instr::Slot(x), Some(Instr::PtrAdd(size)), _) if free(1) => (Instr::PtrAddS(size, x), 2),
+        (Instr::Slot(x), Some(Instr::Cmp(op, ak)), _) if free(1) => (Instr::CmpS(op, ak, x), 2),
+        (Instr::IncSlotDrop { slot, sc, delta }, Some(Instr::Jmp(target)), _) if free(1) => (
+            Instr::IncSlotJmp {
+                slot,
+                sc,
+                delta,
+                target,
+            },
+            2,
+        ),
+        (Instr::Slot(x), Some(Instr::BinC(op, ak, k)), _) if free(1) => {
+            (Instr::BinSC(op, ak, x, k), 2)
+        }
+        (Instr::Slot(x), Some(Instr::Bin(op, ak)), _) if free(1) => (Instr::BinS(op, ak, x), 2),
+        (Instr::Bin(op, ak), Some(Instr::SetSlot(x)), _) if free(1) => {
+            (Instr::BinSet(op, ak, x), 2)
+        }
+        (Instr::AddrLocal(n), Some(Instr::Load(sc)), _) if free(1) => (Instr::LoadLocal(sc, n), 2),
+        _ => (a, 1),
+    }
+}
+
+/// Third fusion rules, over the output of [`fuse_operands`]: statement steps with a
+/// register read, stores of register arithmetic, and truth values of comparisons
+/// (a comparison's 0 or 1 is already its own truth value, in any kind).
+fn fuse_statements(
+    a: Instr,
+    b: Option<Instr>,
+    c3: Option<Instr>,
+    free: &dyn Fn(usize) -> bool,
+) -> (Instr, usize) {
+    match (a, b, c3) {
+        (Instr::Dup, Some(Instr::Jz(t)), Some(Instr::Pop)) if free(1) && free(2) => {
+            (Instr::JzOrPop(t), 3)
+        }
+        (Instr::Dup, Some(Instr::Jnz(t)), Some(Instr::Pop)) if free(1) && free(2) => {
+            (Instr::JnzOrPop(t), 3)
+        }
+        (Instr::AddrLocal(n), Some(Instr::PtrAddS(size, s)), _) if free(1) => {
+            (Instr::AddrIdx(n, size, s), 2)
+        }
+        (Instr::AddrLocal(n), Some(Instr::LoadIdx(sc, size, s)), _) if free(1) => {
+            (Instr::LocalIdx(sc, n, size, s), 2)
+        }
+        (Instr::Stmt(n), Some(Instr::Slot(s)), _) if free(1) => (Instr::StmtSlot(n, s), 2),
+        (Instr::BinS(op, ak, x), Some(Instr::SetSlot(y)), _) if free(1) => {
+            (Instr::BinSSet(op, ak, x, y), 2)
+        }
+        (Instr::Cmp(..) | Instr::CmpC(..) | Instr::CmpS(..), Some(Instr::ToBool(_)), _)
+            if free(1) =>
+        {
+            (a, 2)
+        }
+        _ => (a, 1),
+    }
+}
+
+/// A fusion rule: given an instruction, the next two and `free`, the fused instruction
+/// and how many instructions it replaces.
+type FuseRule = fn(Instr, Option<Instr>, Option<Instr>, &dyn Fn(usize) -> bool) -> (Instr, usize);
+
+/// One fusion pass with `rule` (which answers the fused instruction and how many it
+/// replaces) over the whole code. `rule` may only fuse parts `i + k` for which `free(k)`:
+/// not jump targets or function entries and, with `same_line`, on the line of the first
+/// part, which the fused instruction keeps (so a runtime error reports the same line).
+fn fuse_pass(c: &mut Compiled, rule: FuseRule, same_line: bool) {
     let code = &mut c.code;
     let ins = std::mem::take(&mut code.instrs);
     let lines = std::mem::take(&mut code.lines);
     let n = ins.len();
     let mut target = vec![false; n + 1];
     for i in &ins {
-        if let Instr::Jmp(t) | Instr::Jz(t) | Instr::Jnz(t) = *i {
+        if let Instr::Jmp(t)
+        | Instr::Jz(t)
+        | Instr::Jnz(t)
+        | Instr::CmpJz(_, _, t)
+        | Instr::CmpCJz(_, _, t, _)
+        | Instr::CmpSSJz(_, _, _, _, t)
+        | Instr::CmpSCJz(_, _, _, t, _)
+        | Instr::JzOrPop(t)
+        | Instr::JnzOrPop(t)
+        | Instr::IncSlotJmp { target: t, .. } = *i
+        {
             if let Some(x) = target.get_mut(t as usize) {
                 *x = true;
             }
@@ -2217,7 +2361,6 @@ fn peephole(c: &mut Compiled) {
             *x = true;
         }
     }
-    let free = |k: usize| !target.get(k).copied().unwrap_or(true);
     let mut map = vec![0u32; n + 1];
     let mut out: Vec<Instr> = Vec::with_capacity(n);
     let mut out_lines = Vec::with_capacity(n);
@@ -2225,33 +2368,16 @@ fn peephole(c: &mut Compiled) {
     while i < n {
         map[i] = out.len() as u32;
         let line = lines.get(i).copied().unwrap_or(0);
-        let a = ins[i];
-        let b = ins.get(i + 1).copied();
-        let c3 = ins.get(i + 2).copied();
-        let (fused, used) = match (a, b, c3) {
-            (Instr::Const(k), Some(Instr::Cmp(op, ak)), Some(Instr::Jz(t)))
-                if free(i + 1) && free(i + 2) =>
-            {
-                (Instr::CmpCJz(op, ak, t, k), 3)
-            }
-            (Instr::Cmp(op, ak), Some(Instr::Jz(t)), _) if free(i + 1) => {
-                (Instr::CmpJz(op, ak, t), 2)
-            }
-            (Instr::Const(k), Some(Instr::Cmp(op, ak)), _) if free(i + 1) => {
-                (Instr::CmpC(op, ak, k), 2)
-            }
-            (Instr::Const(k), Some(Instr::Bin(op, ak)), _) if free(i + 1) => {
-                (Instr::BinC(op, ak, k), 2)
-            }
-            (
-                Instr::IncSlot {
-                    slot, sc, delta, ..
-                },
-                Some(Instr::Pop),
-                _,
-            ) if free(i + 1) => (Instr::IncSlotDrop { slot, sc, delta }, 2),
-            _ => (a, 1),
+        let free = |k: usize| {
+            !target.get(i + k).copied().unwrap_or(true)
+                && (!same_line || lines.get(i + k) == Some(&line))
         };
+        let (fused, used) = rule(
+            ins[i],
+            ins.get(i + 1).copied(),
+            ins.get(i + 2).copied(),
+            &free,
+        );
         for k in 1..used {
             map[i + k] = out.len() as u32;
         }
@@ -2268,6 +2394,21 @@ fn peephole(c: &mut Compiled) {
             Instr::Jnz(t) => Instr::Jnz(m(t)),
             Instr::CmpJz(op, k, t) => Instr::CmpJz(op, k, m(t)),
             Instr::CmpCJz(op, k, t, v) => Instr::CmpCJz(op, k, m(t), v),
+            Instr::CmpSSJz(op, k, a, b, t) => Instr::CmpSSJz(op, k, a, b, m(t)),
+            Instr::CmpSCJz(op, k, s, t, v) => Instr::CmpSCJz(op, k, s, m(t), v),
+            Instr::JzOrPop(t) => Instr::JzOrPop(m(t)),
+            Instr::JnzOrPop(t) => Instr::JnzOrPop(m(t)),
+            Instr::IncSlotJmp {
+                slot,
+                sc,
+                delta,
+                target,
+            } => Instr::IncSlotJmp {
+                slot,
+                sc,
+                delta,
+                target: m(target),
+            },
             other => other,
         };
     }
@@ -2279,4 +2420,106 @@ fn peephole(c: &mut Compiled) {
     }
     code.instrs = out;
     code.lines = out_lines;
+}
+
+#[cfg(test)]
+mod fusion_tests {
+    use super::NO_OPERAND_FUSION;
+    use crate::lang::bytecode::Instr;
+    use crate::lang::{compile, Execution, Limits, Program};
+
+    /// Compiles `src` with and without the operand fusions (the first pass runs in both).
+    fn both(src: &str) -> (Program, Program) {
+        let fused = compile(src).expect("compiles");
+        NO_OPERAND_FUSION.with(|x| x.set(true));
+        let plain = compile(src);
+        NO_OPERAND_FUSION.with(|x| x.set(false));
+        (fused, plain.expect("compiles"))
+    }
+
+    fn run(p: &Program, stdin: &str, fuel: u64) -> Execution {
+        let limits = Limits {
+            fuel,
+            record_coverage: true,
+            ..Limits::default()
+        };
+        p.run(stdin.as_bytes(), &limits)
+    }
+
+    const LOOPS: &str = r#"#include <stdio.h>
+int g[10];
+int main() {
+    long k, n; int a[20]; int i, j, s = 0, t = 3, z = 0; int *p = a;
+    scanf("%ld %ld %d", &k, &n, &z);
+    for (i = 0; i < 20; i++) a[i] = i * k;
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < i && j < 20; j++) {
+            s = s + a[j] - p[j] + p[i];
+            t = s ^ j; t = s * j + t % 7;
+            if (a[j] > t || j == 5) s -= 1; p[j] = a[j] + 1;
+            if (j > i) s = s / z;
+        }
+        g[i % 10] = s;
+        s = s % 1000 + a[i % 20] / (z + 1);
+    }
+    double d = 0; for (i = 0; i < 5; i++) d = d + i * 0.5;
+    printf("%d %d %f %d\n", s, t, d, g[3]);
+    s = s / z;
+    printf("%d\n", a[z * 1000]);
+    return 0;
+}
+"#;
+
+    #[test]
+    fn operand_fusion_keeps_output_steps_and_errors() {
+        let (fused, plain) = both(LOOPS);
+        let count = |p: &Program| p.code().instrs.len();
+        assert!(count(&fused) < count(&plain));
+        let has = |f: fn(&Instr) -> bool| fused.code().instrs.iter().any(f);
+        assert!(has(|i| matches!(i, Instr::LoadLocal(..))));
+        assert!(has(|i| matches!(i, Instr::BinS(..))));
+        assert!(has(|i| matches!(i, Instr::BinSC(..))));
+        assert!(has(|i| matches!(i, Instr::CmpSSJz(..))));
+        assert!(has(|i| matches!(i, Instr::CmpSCJz(..))));
+        assert!(has(|i| matches!(i, Instr::LoadIdx(..))));
+        assert!(has(|i| matches!(i, Instr::PtrAddS(..))));
+        assert!(has(|i| matches!(i, Instr::CmpS(..))));
+        assert!(has(|i| matches!(i, Instr::IncSlotJmp { .. })));
+        assert!(has(|i| matches!(i, Instr::BinSSet(..))));
+        assert!(has(|i| matches!(i, Instr::StmtSlot(..))));
+        assert!(has(|i| matches!(i, Instr::JzOrPop(..))));
+        assert!(has(|i| matches!(i, Instr::JnzOrPop(..))));
+        assert!(has(|i| matches!(i, Instr::AddrIdx(..))));
+        assert!(has(|i| matches!(i, Instr::LocalIdx(..))));
+        assert!(!has(|i| matches!(i, Instr::ToBool(..))));
+        // Normal end, division by zero (line 19), out of bounds (line 20), and timeouts.
+        for stdin in ["3 40 1", "2 30 0", "1 5 7", "0 0 1"] {
+            for fuel in [u64::MAX / 2, 10, 57, 500, 2000] {
+                let (a, b) = (run(&fused, stdin, fuel), run(&plain, stdin, fuel));
+                assert_eq!(a, b, "stdin {stdin:?} fuel {fuel}");
+            }
+        }
+        let e = run(&fused, "2 30 0", u64::MAX / 2);
+        assert!(
+            matches!(
+                e.outcome,
+                crate::lang::Outcome::RuntimeError { line: 19, .. }
+            ),
+            "{e:?}"
+        );
+        assert!(std::mem::size_of::<Instr>() <= 16);
+    }
+
+    #[test]
+    fn operand_fusion_keeps_error_lines_of_split_expressions() {
+        // Operands on other lines than their operator are not fused, so the error line stays.
+        let src = "#include <stdio.h>\nint main() {\n    int a[4], i = 0, z = 0, s = 1;\n    s = s\n        / z;\n    return a[i\n        + 9000];\n}\n";
+        let (fused, plain) = both(src);
+        let (a, b) = (run(&fused, "", 1000), run(&plain, "", 1000));
+        assert_eq!(a, b);
+        assert!(matches!(
+            a.outcome,
+            crate::lang::Outcome::RuntimeError { .. }
+        ));
+    }
 }

@@ -800,6 +800,113 @@ impl<'a> Vm<'a> {
                         *x = inc(sc, *x, delta);
                     }
                 }
+                Instr::LoadLocal(sc, n) => {
+                    let v = tr!(self.load(make_ptr(ob + n, 0), sc));
+                    self.stack.push(v);
+                }
+                Instr::BinS(op, k, s) => {
+                    let b = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let a = self.pop();
+                    let r = tr!(binop(op, k, a, b));
+                    self.stack.push(r);
+                }
+                Instr::BinSC(op, k, s, c) => {
+                    let a = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let r = tr!(binop(op, k, a, c));
+                    self.stack.push(r);
+                }
+                Instr::BinSet(op, k, s) => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    let r = tr!(binop(op, k, a, b));
+                    if let Some(x) = self.slots.get_mut((bp + s) as usize) {
+                        *x = r;
+                    }
+                }
+                Instr::CmpSSJz(op, k, sa, sb, t) => {
+                    let a = self.slots.get((bp + sa) as usize).copied().unwrap_or(0);
+                    let b = self.slots.get((bp + sb) as usize).copied().unwrap_or(0);
+                    if compare(op, k, a, b) == 0 {
+                        pc = t;
+                    }
+                }
+                Instr::CmpSCJz(op, k, s, t, c) => {
+                    let a = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    if compare(op, k, a, c as i64 as u64) == 0 {
+                        pc = t;
+                    }
+                }
+                Instr::PtrAddS(size, s) => {
+                    let i = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let p = self.pop();
+                    self.stack.push(ptr_add(p, i, size));
+                }
+                Instr::LoadIdx(sc, size, s) => {
+                    let i = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let p = self.pop();
+                    let v = tr!(self.load(ptr_add(p, i, size), sc));
+                    self.stack.push(v);
+                }
+                Instr::CmpS(op, k, s) => {
+                    let b = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let a = self.pop();
+                    self.stack.push(compare(op, k, a, b));
+                }
+                Instr::IncSlotJmp {
+                    slot,
+                    sc,
+                    delta,
+                    target,
+                } => {
+                    if let Some(x) = self.slots.get_mut((bp + slot) as usize) {
+                        *x = inc(sc, *x, delta);
+                    }
+                    pc = target;
+                }
+                Instr::BinSSet(op, k, src, dst) => {
+                    let b = self.slots.get((bp + src) as usize).copied().unwrap_or(0);
+                    let a = self.pop();
+                    let r = tr!(binop(op, k, a, b));
+                    if let Some(x) = self.slots.get_mut((bp + dst) as usize) {
+                        *x = r;
+                    }
+                }
+                Instr::StmtSlot(n, s) => {
+                    if self.fuel == 0 {
+                        return Err((Trap::Timeout, here));
+                    }
+                    self.fuel -= 1;
+                    if let Some(c) = &mut self.coverage {
+                        if let Some(x) = c.get_mut(n as usize) {
+                            *x = true;
+                        }
+                    }
+                    let v = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    self.stack.push(v);
+                }
+                Instr::JzOrPop(t) => {
+                    let c = self.pop();
+                    if c == 0 {
+                        self.stack.push(c);
+                        pc = t;
+                    }
+                }
+                Instr::JnzOrPop(t) => {
+                    let c = self.pop();
+                    if c != 0 {
+                        self.stack.push(c);
+                        pc = t;
+                    }
+                }
+                Instr::AddrIdx(n, size, s) => {
+                    let i = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    self.stack.push(ptr_add(make_ptr(ob + n, 0), i, size));
+                }
+                Instr::LocalIdx(sc, n, size, s) => {
+                    let i = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let v = tr!(self.load(ptr_add(make_ptr(ob + n, 0), i, size), sc));
+                    self.stack.push(v);
+                }
                 Instr::Cmp(op, k) => {
                     let b = self.pop();
                     let a = self.pop();
@@ -839,13 +946,9 @@ impl<'a> Vm<'a> {
                     self.stack.push(convert(from, to, a));
                 }
                 Instr::PtrAdd(size) => {
-                    let i = self.pop() as i64;
+                    let i = self.pop();
                     let p = self.pop();
-                    let (id, off) = split_ptr(p);
-                    let off = i64::from(off).wrapping_add(i.wrapping_mul(i64::from(size)));
-                    // Offsets beyond +-2^31 can never be valid; clamp them to an invalid one.
-                    let off = i32::try_from(off).unwrap_or(i32::MIN);
-                    self.stack.push(make_ptr(id, off));
+                    self.stack.push(ptr_add(p, i, size));
                 }
                 Instr::PtrDiff(size) => {
                     let q = self.pop();
@@ -920,6 +1023,16 @@ impl<'a> Vm<'a> {
             }
         }
     }
+}
+
+/// `p + i * size` for an `i64` index `i` (pointer arithmetic on the byte offset).
+#[inline(always)]
+fn ptr_add(p: u64, i: u64, size: u32) -> u64 {
+    let (id, off) = split_ptr(p);
+    let off = i64::from(off).wrapping_add((i as i64).wrapping_mul(i64::from(size)));
+    // Offsets beyond +-2^31 can never be valid; clamp them to an invalid one.
+    let off = i32::try_from(off).unwrap_or(i32::MIN);
+    make_ptr(id, off)
 }
 
 /// `v + delta` in storage kind `sc` (pointers: byte offset; floats: +-1).
