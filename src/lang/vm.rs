@@ -666,6 +666,22 @@ impl<'a> Vm<'a> {
         self.exec(pc, bp, ob)
     }
 
+    /// One step of statement `n`: costs a unit of fuel (`Timeout` when none is left) and
+    /// marks the statement covered.
+    #[inline(always)]
+    fn step(&mut self, n: u32) -> Result<(), Trap> {
+        if self.fuel == 0 {
+            return Err(Trap::Timeout);
+        }
+        self.fuel -= 1;
+        if let Some(c) = &mut self.coverage {
+            if let Some(x) = c.get_mut(n as usize) {
+                *x = true;
+            }
+        }
+        Ok(())
+    }
+
     fn exec(&mut self, mut pc: u32, mut bp: u32, mut ob: u32) -> Result<u64, (Trap, u32)> {
         let code = self.code;
         let instrs = &code.instrs[..];
@@ -685,17 +701,7 @@ impl<'a> Vm<'a> {
             }
             match ins {
                 Instr::Nop => {}
-                Instr::Stmt(n) => {
-                    if self.fuel == 0 {
-                        return Err((Trap::Timeout, here));
-                    }
-                    self.fuel -= 1;
-                    if let Some(c) = &mut self.coverage {
-                        if let Some(x) = c.get_mut(n as usize) {
-                            *x = true;
-                        }
-                    }
-                }
+                Instr::Stmt(n) => tr!(self.step(n)),
                 Instr::Const(c) => self.stack.push(c),
                 Instr::Pop => {
                     self.stack.pop();
@@ -872,15 +878,7 @@ impl<'a> Vm<'a> {
                     }
                 }
                 Instr::StmtSlot(n, s) => {
-                    if self.fuel == 0 {
-                        return Err((Trap::Timeout, here));
-                    }
-                    self.fuel -= 1;
-                    if let Some(c) = &mut self.coverage {
-                        if let Some(x) = c.get_mut(n as usize) {
-                            *x = true;
-                        }
-                    }
+                    tr!(self.step(n));
                     let v = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
                     self.stack.push(v);
                 }
