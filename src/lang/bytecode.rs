@@ -89,6 +89,16 @@ pub enum Builtin {
     Fputs,
 }
 
+impl Builtin {
+    /// Whether the function reads stdin.
+    pub fn reads_input(self) -> bool {
+        matches!(
+            self,
+            Builtin::Scanf | Builtin::Fscanf | Builtin::Getchar | Builtin::Gets | Builtin::Fgets
+        )
+    }
+}
+
 /// Unary math functions `double -> double`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Math1 {

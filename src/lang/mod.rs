@@ -37,6 +37,7 @@ pub mod diag;
 pub mod format;
 pub mod lexer;
 pub mod parser;
+pub mod prefix;
 pub mod preprocess;
 pub mod types;
 pub mod vm;
@@ -293,6 +294,8 @@ struct Inner {
     entry_params: Vec<Ty>,
     entry_ret: Ty,
     diagnostics: Vec<Diagnostic>,
+    /// The state before `main`'s first input read, shared by all its plain runs.
+    prefix: prefix::PrefixCache,
 }
 
 /// A compiled program: compiled once, run many times. Cheap to clone, `Send + Sync`.
@@ -389,6 +392,7 @@ pub fn compile_with_hole(source: &str, hole: Option<NodeId>) -> Result<Program, 
             entry_params,
             entry_ret,
             diagnostics: diags,
+            prefix: prefix::PrefixCache::default(),
         }),
     })
 }
@@ -483,21 +487,47 @@ impl Program {
         handler: Option<&mut dyn HoleHandler>,
     ) -> Execution {
         let code = &self.inner.compiled.code;
-        let mut vm = match vm::Vm::new(code, limits, stdin) {
-            Ok(vm) => vm,
-            Err(t) => {
-                return Execution {
-                    stdout: vec![],
-                    outcome: vm::outcome(code, t, 0),
-                    steps: 0,
-                    coverage: None,
+        // Only a plain `main` run can share its input-free prefix: a function gets its
+        // input as arguments, and a hole handler may act before the first read.
+        let start = if function || handler.is_some() || skip_prefix() {
+            prefix::Start::Scratch
+        } else {
+            self.inner.prefix.start(limits)
+        };
+        let fresh = |stdin: &[u8]| vm::Vm::new(code, limits, stdin);
+        let mut vm = match &start {
+            prefix::Start::Snapshot(snap) => vm::Vm::from_snapshot(code, limits, stdin, snap),
+            _ => match fresh(stdin) {
+                Ok(vm) => vm,
+                Err(t) => {
+                    return Execution {
+                        stdout: vec![],
+                        outcome: vm::outcome(code, t, 0),
+                        steps: 0,
+                        coverage: None,
+                    }
                 }
-            }
+            },
         };
         if let Some(h) = handler {
             vm.set_hole_handler(h);
         }
-        let r = vm.run_function(self.inner.entry, args);
+        let r = match start {
+            prefix::Start::Snapshot(_) => vm.resume(),
+            prefix::Start::Scratch => vm.run_function(self.inner.entry, args),
+            prefix::Start::Probe => {
+                vm.pause_before_input(true);
+                let r = vm.run_function(self.inner.entry, args);
+                vm.pause_before_input(false);
+                if matches!(r, Err((vm::Trap::Paused, _))) {
+                    self.inner.prefix.offer(limits, Some(&vm));
+                    vm.resume()
+                } else {
+                    self.inner.prefix.offer(limits, None);
+                    r
+                }
+            }
+        };
         let outcome = match r {
             Ok(v) => {
                 if function {
@@ -567,6 +597,20 @@ impl Program {
             Shape::Function { .. } => self.call(input, limits),
         }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Test switch: run every execution from scratch (to compare with snapshot starts).
+    static SKIP_PREFIX: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the test switch [`SKIP_PREFIX`] is on (never outside tests).
+fn skip_prefix() -> bool {
+    #[cfg(test)]
+    return SKIP_PREFIX.with(|x| x.get());
+    #[cfg(not(test))]
+    false
 }
 
 fn stdin_line(nums: &[Num]) -> String {

@@ -30,6 +30,9 @@ pub enum Trap {
     CallDepth,
     /// Output budget exceeded.
     Output,
+    /// Stopped before an input read, as asked by [`Vm::pause_before_input`] (never an
+    /// outcome: [`Vm::resume`] continues the run).
+    Paused,
 }
 
 /// A memory object: a byte range of global/stack memory or of the heap.
@@ -41,7 +44,7 @@ pub struct Obj {
     pub len: u32,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Frame {
     ret_pc: u32,
     bp: u32,
@@ -76,6 +79,47 @@ pub struct Vm<'a> {
     slack: i64,
     last_ret: u64,
     hole_handler: Option<&'a mut dyn HoleHandler>,
+    /// Stop with [`Trap::Paused`] before the next input read?
+    pause_before_input: bool,
+    /// Where a paused run continues: (pc, bp, ob).
+    resume_at: (u32, u32, u32),
+}
+
+/// A machine paused before its first input read. Until then a run does not depend on
+/// its input, so every run of the same code under the same limits (fuel apart, as long
+/// as it covers [`Snapshot::steps`]) passes through this state and can start here.
+#[derive(Debug)]
+pub struct Snapshot {
+    resume_at: (u32, u32, u32),
+    steps: u64,
+    stack: Vec<u64>,
+    slots: Vec<u64>,
+    frames: Vec<Frame>,
+    written_pages: Vec<u64>,
+    global_charge: usize,
+    /// The written global pages' bytes, in page order (the rest of the globals is zero).
+    page_bytes: Vec<u8>,
+    /// `mem` past the globals: stack frames.
+    frame_mem: Vec<u8>,
+    heap: Vec<u8>,
+    objs: Vec<Obj>,
+    heap_objs: Vec<Obj>,
+    stdout: Vec<u8>,
+    coverage: Option<Vec<bool>>,
+    rand_state: u64,
+    last_ret: u64,
+}
+
+impl Snapshot {
+    /// Steps the run had used when it paused.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Bytes the snapshot holds (about what restoring it copies).
+    pub fn bytes(&self) -> usize {
+        self.page_bytes.len() + self.frame_mem.len() + self.heap.len() + self.stdout.len()
+    }
 }
 
 /// The host side of a repair hole ([`Instr::Hole`]): sees each value the hole's
@@ -325,7 +369,7 @@ impl<'a> Vm<'a> {
     /// A fresh machine with globals initialised; `Err` when the declared globals exceed
     /// `Limits::global_bytes` or their initialised data the memory budget.
     pub fn new(code: &'a Code, limits: &'a Limits, stdin: &[u8]) -> Result<Vm<'a>, Trap> {
-        let gb = usize::try_from(code.global_bytes).unwrap_or(usize::MAX);
+        let gb = global_len_of(code);
         if gb > limits.global_bytes.max(limits.memory_bytes) || gb > u32::MAX as usize / 2 {
             return Err(Trap::Memory);
         }
@@ -361,6 +405,8 @@ impl<'a> Vm<'a> {
             slack: i64::from(limits.bounds_slack.min(PAD)),
             last_ret: 0,
             hole_handler: None,
+            pause_before_input: false,
+            resume_at: (0, 0, 0),
         };
         for &(off, d) in &code.global_init {
             if let Some(bytes) = code.data.get(d as usize) {
@@ -372,6 +418,93 @@ impl<'a> Vm<'a> {
             }
         }
         Ok(vm)
+    }
+
+    /// A machine in the state of `snap`, to run `stdin` under `limits` (the limits of the
+    /// paused run but for fuel, which must be at least `snap.steps()`; with less the run
+    /// would have timed out before the pause, so the caller must start from scratch).
+    pub fn from_snapshot(
+        code: &'a Code,
+        limits: &'a Limits,
+        stdin: &[u8],
+        snap: &Snapshot,
+    ) -> Vm<'a> {
+        let global_len = global_len_of(code);
+        let mut mem = vec![0u8; global_len];
+        let mut bytes = snap.page_bytes.chunks(PAGE);
+        for page in written(&snap.written_pages) {
+            let start = page * PAGE;
+            let end = (start + PAGE).min(global_len);
+            if let (Some(dst), Some(src)) = (mem.get_mut(start..end), bytes.next()) {
+                dst.copy_from_slice(&src[..end - start]);
+            }
+        }
+        mem.extend_from_slice(&snap.frame_mem);
+        Vm {
+            code,
+            limits,
+            stack: snap.stack.clone(),
+            slots: snap.slots.clone(),
+            frames: snap.frames.clone(),
+            mem,
+            global_len,
+            written_pages: snap.written_pages.clone(),
+            global_charge: snap.global_charge,
+            heap: snap.heap.clone(),
+            objs: snap.objs.clone(),
+            heap_objs: snap.heap_objs.clone(),
+            stdout: snap.stdout.clone(),
+            input: super::format::Input::new(stdin.to_vec()),
+            fuel: limits.fuel.saturating_sub(snap.steps),
+            coverage: snap.coverage.clone(),
+            rand_state: snap.rand_state,
+            slack: i64::from(limits.bounds_slack.min(PAD)),
+            last_ret: snap.last_ret,
+            hole_handler: None,
+            pause_before_input: false,
+            resume_at: snap.resume_at,
+        }
+    }
+
+    /// The state of a run that stopped with [`Trap::Paused`].
+    pub fn snapshot(&self) -> Snapshot {
+        let mut page_bytes = Vec::new();
+        for page in written(&self.written_pages) {
+            let start = page * PAGE;
+            let end = (start + PAGE).min(self.global_len);
+            page_bytes.extend_from_slice(&self.mem[start..end]);
+            page_bytes.resize(page_bytes.len() + PAGE - (end - start), 0);
+        }
+        Snapshot {
+            resume_at: self.resume_at,
+            steps: self.steps(),
+            stack: self.stack.clone(),
+            slots: self.slots.clone(),
+            frames: self.frames.clone(),
+            written_pages: self.written_pages.clone(),
+            global_charge: self.global_charge,
+            page_bytes,
+            frame_mem: self.mem[self.global_len..].to_vec(),
+            heap: self.heap.clone(),
+            objs: self.objs.clone(),
+            heap_objs: self.heap_objs.clone(),
+            stdout: self.stdout.clone(),
+            coverage: self.coverage.clone(),
+            rand_state: self.rand_state,
+            last_ret: self.last_ret,
+        }
+    }
+
+    /// Whether the run stops with [`Trap::Paused`] before its next input read (scanf,
+    /// getchar, gets, ...), for a [`Vm::snapshot`].
+    pub fn pause_before_input(&mut self, on: bool) {
+        self.pause_before_input = on;
+    }
+
+    /// Continues a paused run (or one made by [`Vm::from_snapshot`]) to its end.
+    pub fn resume(&mut self) -> Result<u64, (Trap, u32)> {
+        let (pc, bp, ob) = self.resume_at;
+        self.exec(pc, bp, ob)
     }
 
     /// Routes every [`Instr::Hole`] of this run through `handler`.
@@ -1000,6 +1133,10 @@ impl<'a> Vm<'a> {
                     self.stack.push(v);
                 }
                 Instr::Builtin(b, site) => {
+                    if self.pause_before_input && b.reads_input() {
+                        self.resume_at = (here, bp, ob);
+                        return Err((Trap::Paused, here));
+                    }
                     tr!(super::builtins::call(self, b, site));
                 }
                 Instr::InitBytes(d) => {
@@ -1021,6 +1158,20 @@ impl<'a> Vm<'a> {
             }
         }
     }
+}
+
+/// Bytes of global memory `code` declares.
+fn global_len_of(code: &Code) -> usize {
+    usize::try_from(code.global_bytes).unwrap_or(usize::MAX)
+}
+
+/// Indices of the pages set in a written-pages bitmap, ascending.
+fn written(bitmap: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    bitmap.iter().enumerate().flat_map(|(w, &bits)| {
+        (0..64)
+            .filter(move |b| bits & (1u64 << b) != 0)
+            .map(move |b| w * 64 + b)
+    })
 }
 
 /// `p + i * size` for an `i64` index `i` (pointer arithmetic on the byte offset).
@@ -1059,5 +1210,9 @@ pub fn outcome(code: &Code, trap: Trap, pc: u32) -> Outcome {
         Trap::Memory => Outcome::MemoryLimit,
         Trap::CallDepth => Outcome::CallDepth,
         Trap::Output => Outcome::OutputLimit,
+        Trap::Paused => Outcome::RuntimeError {
+            line: code.lines.get(pc as usize).copied().unwrap_or(0),
+            message: "internal error: run paused before input".into(),
+        },
     }
 }
