@@ -2285,7 +2285,16 @@ fn fuse_operands(
         (Instr::Bin(op, ak), Some(Instr::SetSlot(x)), _) if free(1) => {
             (Instr::BinSet(op, ak, x), 2)
         }
+        (Instr::AddrLocal(n), Some(Instr::Load(sc)), Some(Instr::CmpJz(op, ak, t)))
+            if free(1) && free(2) =>
+        {
+            (Instr::CmpLJz(op, ak, sc, n, t), 3)
+        }
         (Instr::AddrLocal(n), Some(Instr::Load(sc)), _) if free(1) => (Instr::LoadLocal(sc, n), 2),
+        (Instr::PtrAdd(size), Some(Instr::Load(sc)), _) if free(1) => (Instr::LoadAt(sc, size), 2),
+        (Instr::BinC(op, ak, k), Some(Instr::Store(sc)), _) if free(1) => {
+            (Instr::BinCStore(op, ak, sc, k), 2)
+        }
         _ => (a, 1),
     }
 }
@@ -2313,6 +2322,9 @@ fn fuse_statements(
             (Instr::LocalIdx(sc, n, size, s), 2)
         }
         (Instr::Stmt(n), Some(Instr::Slot(s)), _) if free(1) => (Instr::StmtSlot(n, s), 2),
+        (Instr::Stmt(n), Some(Instr::LoadLocal(sc, m)), _) if free(1) => {
+            (Instr::StmtLocal(n, sc, m), 2)
+        }
         (Instr::BinS(op, ak, x), Some(Instr::SetSlot(y)), _) if free(1) => {
             (Instr::BinSSet(op, ak, x, y), 2)
         }
@@ -2349,6 +2361,7 @@ fn fuse_pass(c: &mut Compiled, rule: FuseRule, same_line: bool) {
         | Instr::CmpSCJz(_, _, _, t, _)
         | Instr::JzOrPop(t)
         | Instr::JnzOrPop(t)
+        | Instr::CmpLJz(_, _, _, _, t)
         | Instr::IncSlotJmp { target: t, .. } = *i
         {
             if let Some(x) = target.get_mut(t as usize) {
@@ -2398,6 +2411,7 @@ fn fuse_pass(c: &mut Compiled, rule: FuseRule, same_line: bool) {
             Instr::CmpSCJz(op, k, s, t, v) => Instr::CmpSCJz(op, k, s, m(t), v),
             Instr::JzOrPop(t) => Instr::JzOrPop(m(t)),
             Instr::JnzOrPop(t) => Instr::JnzOrPop(m(t)),
+            Instr::CmpLJz(op, k, sc, n, t) => Instr::CmpLJz(op, k, sc, n, m(t)),
             Instr::IncSlotJmp {
                 slot,
                 sc,
@@ -2459,7 +2473,7 @@ int main() {
             if (a[j] > t || j == 5) s -= 1; p[j] = a[j] + 1;
             if (j > i) s = s / z;
         }
-        g[i % 10] = s;
+        g[i % 10] = s; if (z > 3) s++;
         s = s % 1000 + a[i % 20] / (z + 1);
     }
     double d = 0; for (i = 0; i < 5; i++) d = d + i * 0.5;
@@ -2491,6 +2505,10 @@ int main() {
         assert!(has(|i| matches!(i, Instr::JnzOrPop(..))));
         assert!(has(|i| matches!(i, Instr::AddrIdx(..))));
         assert!(has(|i| matches!(i, Instr::LocalIdx(..))));
+        assert!(has(|i| matches!(i, Instr::CmpLJz(..))));
+        assert!(has(|i| matches!(i, Instr::LoadAt(..))));
+        assert!(has(|i| matches!(i, Instr::BinCStore(..))));
+        assert!(has(|i| matches!(i, Instr::StmtLocal(..))));
         assert!(!has(|i| matches!(i, Instr::ToBool(..))));
         // Normal end, division by zero (line 19), out of bounds (line 20), and timeouts.
         for stdin in ["3 40 1", "2 30 0", "1 5 7", "0 0 1"] {

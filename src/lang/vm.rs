@@ -905,6 +905,30 @@ impl<'a> Vm<'a> {
                     let v = tr!(self.load(ptr_add(make_ptr(ob + n, 0), i, size), sc));
                     self.stack.push(v);
                 }
+                Instr::CmpLJz(op, k, sc, n, t) => {
+                    let b = tr!(self.load(make_ptr(ob + n, 0), sc));
+                    let a = self.pop();
+                    if compare(op, k, a, b) == 0 {
+                        pc = t;
+                    }
+                }
+                Instr::LoadAt(sc, size) => {
+                    let i = self.pop();
+                    let p = self.pop();
+                    let v = tr!(self.load(ptr_add(p, i, size), sc));
+                    self.stack.push(v);
+                }
+                Instr::BinCStore(op, k, sc, c) => {
+                    let a = self.pop();
+                    let v = tr!(binop(op, k, a, c));
+                    let p = self.pop();
+                    tr!(self.store(p, sc, v));
+                }
+                Instr::StmtLocal(n, sc, m) => {
+                    tr!(self.step(n));
+                    let v = tr!(self.load(make_ptr(ob + m, 0), sc));
+                    self.stack.push(v);
+                }
                 Instr::Cmp(op, k) => {
                     let b = self.pop();
                     let a = self.pop();
