@@ -287,6 +287,13 @@ pub enum Instr {
     /// Fused `Stmt(n); LoadLocal(sc, m)`: the step of `Stmt(n)`, then `[] -> [object_m]`;
     /// fields (n, sc, m).
     StmtLocal(u32, Sc, u32),
+    /// Fused `Stmt(n); CmpSCJz(op, k, s, t, c)` for a slot `s` below 256: the step of
+    /// `Stmt(n)`, then the compare-and-branch; fields (op, k, s, n, t, c).
+    StmtCmpSCJz(Cop, Ak, u8, u32, u32, i32),
+    /// Fused `Slot(a); CmpS(op, k, b)`: `[] -> [slot_a op slot_b]`.
+    CmpSS(Cop, Ak, u32, u32),
+    /// Fused `LoadG(sc, off); Bin(op, k)`: `[a] -> [a op global]`; fields (op, k, sc, off).
+    BinG(Bop, Ak, Sc, u32),
     /// A repair hole ([`Code::holes`]`[n]`): `[v] -> [w]` where `w` is what the run's
     /// [`HoleHandler`](super::vm::HoleHandler) answers for the original value `v` and the
     /// current values of the site's variables (without a handler, `w = v`).
