@@ -286,6 +286,24 @@ pub enum Instr {
     /// Fused `AddrLocal(n); LoadIdx(sc, size, s)`: `[] -> [object_n[slot]]`;
     /// fields (sc, n, size, s).
     LocalIdx(Sc, u32, u32, u32),
+    /// Fused `LoadLocal(sc, n); CmpJz(op, k, t)`: `[a] -> []`, jump when `a op object_n`
+    /// is zero; fields (op, k, sc, n, t).
+    CmpLJz(Cop, Ak, Sc, u32, u32),
+    /// Fused `PtrAdd(size); Load(sc)`: `[ptr i64] -> [*(ptr + i * size)]`; fields (sc, size).
+    LoadAt(Sc, u32),
+    /// Fused `BinC(op, k, c); Store(sc)`: `[ptr a] -> []`, stores `a op c` at `ptr`;
+    /// fields (op, k, sc, c).
+    BinCStore(Bop, Ak, Sc, u64),
+    /// Fused `Stmt(n); LoadLocal(sc, m)`: the step of `Stmt(n)`, then `[] -> [object_m]`;
+    /// fields (n, sc, m).
+    StmtLocal(u32, Sc, u32),
+    /// Fused `Stmt(n); CmpSCJz(op, k, s, t, c)` for a slot `s` below 256: the step of
+    /// `Stmt(n)`, then the compare-and-branch; fields (op, k, s, n, t, c).
+    StmtCmpSCJz(Cop, Ak, u8, u32, u32, i32),
+    /// Fused `Slot(a); CmpS(op, k, b)`: `[] -> [slot_a op slot_b]`.
+    CmpSS(Cop, Ak, u32, u32),
+    /// Fused `LoadG(sc, off); Bin(op, k)`: `[a] -> [a op global]`; fields (op, k, sc, off).
+    BinG(Bop, Ak, Sc, u32),
     /// A repair hole ([`Code::holes`]`[n]`): `[v] -> [w]` where `w` is what the run's
     /// [`HoleHandler`](super::vm::HoleHandler) answers for the original value `v` and the
     /// current values of the site's variables (without a handler, `w = v`).

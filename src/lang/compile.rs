@@ -2285,7 +2285,19 @@ fn fuse_operands(
         (Instr::Bin(op, ak), Some(Instr::SetSlot(x)), _) if free(1) => {
             (Instr::BinSet(op, ak, x), 2)
         }
+        (Instr::AddrLocal(n), Some(Instr::Load(sc)), Some(Instr::CmpJz(op, ak, t)))
+            if free(1) && free(2) =>
+        {
+            (Instr::CmpLJz(op, ak, sc, n, t), 3)
+        }
         (Instr::AddrLocal(n), Some(Instr::Load(sc)), _) if free(1) => (Instr::LoadLocal(sc, n), 2),
+        (Instr::PtrAdd(size), Some(Instr::Load(sc)), _) if free(1) => (Instr::LoadAt(sc, size), 2),
+        (Instr::LoadG(sc, off), Some(Instr::Bin(op, ak)), _) if free(1) => {
+            (Instr::BinG(op, ak, sc, off), 2)
+        }
+        (Instr::BinC(op, ak, k), Some(Instr::Store(sc)), _) if free(1) => {
+            (Instr::BinCStore(op, ak, sc, k), 2)
+        }
         _ => (a, 1),
     }
 }
@@ -2312,7 +2324,20 @@ fn fuse_statements(
         (Instr::AddrLocal(n), Some(Instr::LoadIdx(sc, size, s)), _) if free(1) => {
             (Instr::LocalIdx(sc, n, size, s), 2)
         }
+        (Instr::Stmt(n), Some(Instr::CmpSCJz(op, ak, s, t, k)), _) if free(1) => {
+            match u8::try_from(s) {
+                Ok(s) => (Instr::StmtCmpSCJz(op, ak, s, n, t, k), 2),
+                Err(_) => (a, 1),
+            }
+        }
+        (Instr::Slot(x), Some(Instr::CmpS(op, ak, y)), _) if free(1) => {
+            let truth = matches!(c3, Some(Instr::ToBool(_))) && free(2);
+            (Instr::CmpSS(op, ak, x, y), 2 + usize::from(truth))
+        }
         (Instr::Stmt(n), Some(Instr::Slot(s)), _) if free(1) => (Instr::StmtSlot(n, s), 2),
+        (Instr::Stmt(n), Some(Instr::LoadLocal(sc, m)), _) if free(1) => {
+            (Instr::StmtLocal(n, sc, m), 2)
+        }
         (Instr::BinS(op, ak, x), Some(Instr::SetSlot(y)), _) if free(1) => {
             (Instr::BinSSet(op, ak, x, y), 2)
         }
@@ -2349,6 +2374,8 @@ fn fuse_pass(c: &mut Compiled, rule: FuseRule, same_line: bool) {
         | Instr::CmpSCJz(_, _, _, t, _)
         | Instr::JzOrPop(t)
         | Instr::JnzOrPop(t)
+        | Instr::CmpLJz(_, _, _, _, t)
+        | Instr::StmtCmpSCJz(_, _, _, _, t, _)
         | Instr::IncSlotJmp { target: t, .. } = *i
         {
             if let Some(x) = target.get_mut(t as usize) {
@@ -2398,6 +2425,8 @@ fn fuse_pass(c: &mut Compiled, rule: FuseRule, same_line: bool) {
             Instr::CmpSCJz(op, k, s, t, v) => Instr::CmpSCJz(op, k, s, m(t), v),
             Instr::JzOrPop(t) => Instr::JzOrPop(m(t)),
             Instr::JnzOrPop(t) => Instr::JnzOrPop(m(t)),
+            Instr::CmpLJz(op, k, sc, n, t) => Instr::CmpLJz(op, k, sc, n, m(t)),
+            Instr::StmtCmpSCJz(op, k, s, n, t, v) => Instr::StmtCmpSCJz(op, k, s, n, m(t), v),
             Instr::IncSlotJmp {
                 slot,
                 sc,
@@ -2447,7 +2476,7 @@ mod fusion_tests {
     }
 
     const LOOPS: &str = r#"#include <stdio.h>
-int g[10];
+int g[10]; int gs = 2;
 int main() {
     long k, n; int a[20]; int i, j, s = 0, t = 3, z = 0; int *p = a;
     scanf("%ld %ld %d", &k, &n, &z);
@@ -2455,11 +2484,11 @@ int main() {
     for (i = 0; i < n; i++) {
         for (j = 0; j < i && j < 20; j++) {
             s = s + a[j] - p[j] + p[i];
-            t = s ^ j; t = s * j + t % 7;
+            t = s ^ j; t = s * j + t % 7 + (j < i);
             if (a[j] > t || j == 5) s -= 1; p[j] = a[j] + 1;
             if (j > i) s = s / z;
         }
-        g[i % 10] = s;
+        g[i % 10] = s; if (z > 3) s++; t = t + gs;
         s = s % 1000 + a[i % 20] / (z + 1);
     }
     double d = 0; for (i = 0; i < 5; i++) d = d + i * 0.5;
@@ -2480,7 +2509,11 @@ int main() {
         assert!(has(|i| matches!(i, Instr::BinS(..))));
         assert!(has(|i| matches!(i, Instr::BinSC(..))));
         assert!(has(|i| matches!(i, Instr::CmpSSJz(..))));
-        assert!(has(|i| matches!(i, Instr::CmpSCJz(..))));
+        // Every `Slot; CmpCJz` here follows a statement step, so all become `StmtCmpSCJz`.
+        assert!(has(|i| matches!(
+            i,
+            Instr::CmpSCJz(..) | Instr::StmtCmpSCJz(..)
+        )));
         assert!(has(|i| matches!(i, Instr::LoadIdx(..))));
         assert!(has(|i| matches!(i, Instr::PtrAddS(..))));
         assert!(has(|i| matches!(i, Instr::CmpS(..))));
@@ -2491,6 +2524,13 @@ int main() {
         assert!(has(|i| matches!(i, Instr::JnzOrPop(..))));
         assert!(has(|i| matches!(i, Instr::AddrIdx(..))));
         assert!(has(|i| matches!(i, Instr::LocalIdx(..))));
+        assert!(has(|i| matches!(i, Instr::CmpLJz(..))));
+        assert!(has(|i| matches!(i, Instr::LoadAt(..))));
+        assert!(has(|i| matches!(i, Instr::BinCStore(..))));
+        assert!(has(|i| matches!(i, Instr::StmtLocal(..))));
+        assert!(has(|i| matches!(i, Instr::StmtCmpSCJz(..))));
+        assert!(has(|i| matches!(i, Instr::CmpSS(..))));
+        assert!(has(|i| matches!(i, Instr::BinG(..))));
         assert!(!has(|i| matches!(i, Instr::ToBool(..))));
         // Normal end, division by zero (line 19), out of bounds (line 20), and timeouts.
         for stdin in ["3 40 1", "2 30 0", "1 5 7", "0 0 1"] {

@@ -1038,6 +1038,52 @@ impl<'a> Vm<'a> {
                     let v = tr!(self.load(ptr_add(make_ptr(ob + n, 0), i, size), sc));
                     self.stack.push(v);
                 }
+                Instr::CmpLJz(op, k, sc, n, t) => {
+                    let b = tr!(self.load(make_ptr(ob + n, 0), sc));
+                    let a = self.pop();
+                    if compare(op, k, a, b) == 0 {
+                        pc = t;
+                    }
+                }
+                Instr::LoadAt(sc, size) => {
+                    let i = self.pop();
+                    let p = self.pop();
+                    let v = tr!(self.load(ptr_add(p, i, size), sc));
+                    self.stack.push(v);
+                }
+                Instr::BinCStore(op, k, sc, c) => {
+                    let a = self.pop();
+                    let v = tr!(binop(op, k, a, c));
+                    let p = self.pop();
+                    tr!(self.store(p, sc, v));
+                }
+                Instr::StmtLocal(n, sc, m) => {
+                    tr!(self.step(n));
+                    let v = tr!(self.load(make_ptr(ob + m, 0), sc));
+                    self.stack.push(v);
+                }
+                Instr::StmtCmpSCJz(op, k, s, n, t, c) => {
+                    tr!(self.step(n));
+                    let a = self
+                        .slots
+                        .get((bp + u32::from(s)) as usize)
+                        .copied()
+                        .unwrap_or(0);
+                    if compare(op, k, a, c as i64 as u64) == 0 {
+                        pc = t;
+                    }
+                }
+                Instr::CmpSS(op, k, sa, sb) => {
+                    let a = self.slots.get((bp + sa) as usize).copied().unwrap_or(0);
+                    let b = self.slots.get((bp + sb) as usize).copied().unwrap_or(0);
+                    self.stack.push(compare(op, k, a, b));
+                }
+                Instr::BinG(op, k, sc, off) => {
+                    let b = tr!(self.load_at(false, off as usize, sc));
+                    let a = self.pop();
+                    let r = tr!(binop(op, k, a, b));
+                    self.stack.push(r);
+                }
                 Instr::Cmp(op, k) => {
                     let b = self.pop();
                     let a = self.pop();
