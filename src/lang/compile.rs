@@ -2205,8 +2205,9 @@ thread_local! {
 /// Fuses common instruction pairs and triples (constant operands, compare-and-branch,
 /// discarded increments, then register and frame-object operands) and remaps jump
 /// targets, function entries and expression starts. Never fuses across a jump target,
-/// so control flow is unchanged, and never fuses `Stmt`, `Call` or `Hole`, so fuel,
-/// coverage and holes are unchanged.
+/// so control flow is unchanged; never fuses `Call` or `Hole`, and a `Stmt` only into a
+/// form that takes the same step first (`StmtSlot`, `StmtLocal`, `StmtCmpSCJz`), so
+/// fuel, coverage and holes are unchanged.
 fn peephole(c: &mut Compiled) {
     fuse_pass(c, fuse_constants, false);
     #[cfg(test)]
@@ -2548,6 +2549,24 @@ int main() {
             "{e:?}"
         );
         assert!(std::mem::size_of::<Instr>() <= 16);
+    }
+
+    #[test]
+    fn register_slots_past_255_keep_the_unfused_step_and_compare() {
+        // `StmtCmpSCJz` holds its slot in a byte; a loop variable in slot 300 must keep
+        // `Stmt` and `CmpSCJz` apart and still run the same.
+        let decls: String = (0..300).map(|i| format!("int v{i} = {i};\n")).collect();
+        let src = format!(
+            "#include <stdio.h>\nint main() {{\n{decls}int s = 0;\nint n; scanf(\"%d\", &n);\nfor (s = 0; s < 7; s++) v299 = v299 + n;\nprintf(\"%d %d\\n\", v299, v0);\nreturn 0;\n}}\n"
+        );
+        let (fused, plain) = both(&src);
+        let far = |i: &Instr| matches!(i, Instr::CmpSCJz(_, _, slot, _, _) if *slot >= 256);
+        assert!(fused.code().instrs.iter().any(far));
+        for fuel in [u64::MAX / 2, 300, 305, 310] {
+            let (a, b) = (run(&fused, "5", fuel), run(&plain, "5", fuel));
+            assert_eq!(a, b, "fuel {fuel}");
+        }
+        assert_eq!(run(&fused, "5", u64::MAX / 2).stdout, b"334 0\n");
     }
 
     #[test]
