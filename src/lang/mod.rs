@@ -315,11 +315,22 @@ pub fn compile(source: &str) -> Result<Program, CompileError> {
 /// [`Program::hole_sites`] lists the compiled sites (empty when the node is not a scalar
 /// rvalue). With `None` this is [`compile`].
 pub fn compile_with_hole(source: &str, hole: Option<NodeId>) -> Result<Program, CompileError> {
-    let (tu, mut diags) = parser::parse(source);
+    let (tu, diags) = parser::parse(source);
+    compile_parsed(&tu, diags, hole)
+}
+
+/// [`compile_with_hole`] of a unit already parsed, with `diags` the diagnostics its parse
+/// gave. Repair compiles one parsed text with many different holes, and parsing costs
+/// about as much as compiling.
+pub fn compile_parsed(
+    tu: &ast::TranslationUnit,
+    mut diags: Vec<Diagnostic>,
+    hole: Option<NodeId>,
+) -> Result<Program, CompileError> {
     if diag::has_errors(&diags) {
         return Err(CompileError { diagnostics: diags });
     }
-    let compiled = match compile::compile_unit_with_hole(&tu, hole) {
+    let compiled = match compile::compile_unit_with_hole(tu, hole) {
         Ok(c) => c,
         Err(more) => {
             diags.extend(more);
@@ -494,10 +505,9 @@ impl Program {
         } else {
             self.inner.prefix.start(limits)
         };
-        let fresh = |stdin: &[u8]| vm::Vm::new(code, limits, stdin);
         let mut vm = match &start {
             prefix::Start::Snapshot(snap) => vm::Vm::from_snapshot(code, limits, stdin, snap),
-            _ => match fresh(stdin) {
+            _ => match vm::Vm::new(code, limits, stdin) {
                 Ok(vm) => vm,
                 Err(t) => {
                     return Execution {

@@ -24,7 +24,7 @@ use super::RepairConfig;
 use crate::lang::ast::{BinaryOp, Expr, ExprKind, ScalarType, Span, Stmt, StmtKind};
 use crate::lang::bytecode::{HoleSite, HoleVar};
 use crate::lang::types::Sc;
-use crate::lang::{compile, compile_with_hole, Execution, HoleHandler, NodeId, Program};
+use crate::lang::{compile, Execution, HoleHandler, NodeId, Program};
 
 /// Marker literal of scaffolds (a statement edit whose new expression is the hole).
 const MARKER: u64 = 1_592_676_805;
@@ -234,8 +234,14 @@ impl<'a> Enumerator<'a> {
 
     /// Adds a hole batch from (patch, at-hole expression) pairs; candidates whose
     /// expression cannot be evaluated at the compiled site run one by one instead.
-    fn add_hole_batch(&mut self, rank: usize, text: &str, hole: NodeId, cands: Vec<(Patch, Expr)>) {
-        let program = compile_with_hole(text, Some(hole)).ok();
+    fn add_hole_batch(
+        &mut self,
+        rank: usize,
+        source: &RepairSource,
+        hole: NodeId,
+        cands: Vec<(Patch, Expr)>,
+    ) {
+        let program = source.compile_with_hole(hole).ok();
         let site = program
             .as_ref()
             .and_then(|p| p.hole_sites().first().cloned());
@@ -273,7 +279,7 @@ impl<'a> Enumerator<'a> {
         }
     }
 
-    fn scaffold(&self, edit: Edit) -> Option<(String, NodeId)> {
+    fn scaffold(&self, edit: Edit) -> Option<(RepairSource, NodeId)> {
         let text = self
             .src
             .apply(&Patch::single(edit), &BTreeSet::new())
@@ -296,14 +302,15 @@ impl<'a> Enumerator<'a> {
                 found
             })
             .next()?;
-        Some((text, marker))
+        Some((scaffold, marker))
     }
 
     /// The scalar variables in scope at statement `s` (via a guard scaffold, or the
     /// statement's first expression).
     fn scope_at(&self, s: &Stmt, own: &[NodeId]) -> Vec<HoleVar> {
-        let from_hole = |text: &str, id: NodeId| {
-            compile_with_hole(text, Some(id))
+        let from_hole = |source: &RepairSource, id: NodeId| {
+            source
+                .compile_with_hole(id)
                 .ok()
                 .and_then(|p| p.hole_sites().first().map(|h| h.vars.clone()))
         };
@@ -312,14 +319,14 @@ impl<'a> Enumerator<'a> {
                 target: s.id,
                 cond: int_lit(MARKER as i64, ScalarType::Int),
             };
-            if let Some((text, id)) = self.scaffold(guard) {
-                if let Some(v) = from_hole(&text, id) {
+            if let Some((scaffold, id)) = self.scaffold(guard) {
+                if let Some(v) = from_hole(&scaffold, id) {
                     return v;
                 }
             }
         }
         own.iter()
-            .find_map(|&id| from_hole(self.src.text(), id))
+            .find_map(|&id| from_hole(self.src, id))
             .unwrap_or_default()
     }
 
@@ -339,7 +346,7 @@ impl<'a> Enumerator<'a> {
             .into_iter()
             .filter(|v| !(info.function == "main" && v.name == "argc"))
             .collect();
-        let text = self.src.text().to_string();
+        let src = self.src;
         // Expression modifications and condition refinement.
         for (root_id, is_cond) in locations(self.src, &info) {
             let Some(root) = self.src.expr(root_id).cloned() else {
@@ -393,7 +400,7 @@ impl<'a> Enumerator<'a> {
                 if !self.room() {
                     return;
                 }
-                self.add_hole_batch(rank, &text, hole, cands);
+                self.add_hole_batch(rank, src, hole, cands);
             }
         }
         let plain_stmt = !matches!(

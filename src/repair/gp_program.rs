@@ -21,7 +21,7 @@ use super::RepairConfig;
 use crate::lang::ast::{BinaryOp, ExprKind, Span, Stmt, StmtKind};
 use crate::lang::bytecode::HoleVar;
 use crate::lang::types::Sc;
-use crate::lang::{compile, compile_with_hole, NodeId};
+use crate::lang::{compile, NodeId};
 use rand::rngs::StdRng;
 use rand::RngExt;
 use std::collections::HashMap;
@@ -143,7 +143,8 @@ impl<'a, 'g> ProgramProblem<'a, 'g> {
     fn scope_at(&self, own: &[NodeId]) -> Vec<HoleVar> {
         own.iter()
             .find_map(|&id| {
-                compile_with_hole(self.src.text(), Some(id))
+                self.src
+                    .compile_with_hole(id)
                     .ok()
                     .and_then(|p| p.hole_sites().first().map(|h| h.vars.clone()))
             })

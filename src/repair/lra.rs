@@ -36,7 +36,7 @@ use super::RepairConfig;
 use crate::lang::ast::{BinaryOp, Expr, ExprKind, ScalarType};
 use crate::lang::bytecode::{HoleSite, HoleVar};
 use crate::lang::types::Sc;
-use crate::lang::{compile, compile_with_hole, HoleHandler, NodeId, Num, Program};
+use crate::lang::{compile, HoleHandler, NodeId, Num, Program};
 use crate::oracle::{Form, Formula, Rel};
 use std::collections::{BTreeSet, HashSet};
 use std::fmt;
@@ -549,7 +549,7 @@ pub fn linear(
             let Some(root) = src.expr(root_id) else {
                 continue;
             };
-            let Some(hole) = compile_hole(src.text(), root_id) else {
+            let Some(hole) = compile_hole(src, root_id) else {
                 continue;
             };
             if hole.int_vars.is_empty() || !is_integer(hole.site.sc) {
@@ -617,8 +617,8 @@ pub fn linear(
     report
 }
 
-fn compile_hole(text: &str, root: NodeId) -> Option<Hole> {
-    let program = compile_with_hole(text, Some(root)).ok()?;
+fn compile_hole(src: &RepairSource, root: NodeId) -> Option<Hole> {
+    let program = src.compile_with_hole(root).ok()?;
     let site = program.hole_sites().first()?.clone();
     let int_vars = site
         .vars

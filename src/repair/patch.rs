@@ -17,7 +17,7 @@ pub use crate::lang::ast::{visit_expr, visit_stmt_exprs};
 use crate::lang::ast::{
     Block, Expr, ExprKind, Initializer, Item, Span, Stmt, StmtKind, TranslationUnit,
 };
-use crate::lang::{parse, Diagnostic, NodeId};
+use crate::lang::{compile_parsed, parse, CompileError, Diagnostic, NodeId, Program};
 
 /// The kinds of edit, each with a cost in the [`CostTable`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -281,6 +281,8 @@ pub struct StmtInfo {
 pub struct RepairSource {
     text: String,
     tu: TranslationUnit,
+    /// The parse's diagnostics (warnings only: errors reject the text).
+    warnings: Vec<Diagnostic>,
     exprs: HashMap<NodeId, Expr>,
     stmts: HashMap<NodeId, StmtInfo>,
     /// Expression id -> id of the statement that owns it directly.
@@ -304,6 +306,7 @@ impl RepairSource {
         }
         let mut src = RepairSource {
             text: text.to_string(),
+            warnings: diags,
             tu: TranslationUnit::default(),
             exprs: HashMap::new(),
             stmts: HashMap::new(),
@@ -399,6 +402,12 @@ impl RepairSource {
     /// The original text.
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The original text compiled with expression node `hole` routed through a repair
+    /// hole ([`crate::lang::compile_with_hole`]), from the parse tree already built.
+    pub fn compile_with_hole(&self, hole: NodeId) -> Result<Program, CompileError> {
+        compile_parsed(&self.tu, self.warnings.clone(), Some(hole))
     }
 
     /// The parse tree of the original text.
@@ -679,6 +688,31 @@ mod tests {
     use super::*;
 
     const PROG: &str = "int f(int a, int b) {\n    /* keep me */\n    if (a < b) // and me\n        return a;\n    a = a + 1;\n    return b * (a - 1);\n}\n";
+
+    #[test]
+    fn a_hole_compiled_from_the_kept_parse_tree_equals_one_compiled_from_text() {
+        // The parse's warning must reach the program compiled from the kept tree.
+        let text = "#warning kept\nint main() {\n    int n, x;\n    scanf(\"%d\", &n);\n    if (n > 2) x = n * 3;\n    printf(\"%d\\n\", x + n);\n    return 0;\n}\n";
+        let src = RepairSource::new(text).unwrap();
+        assert_eq!(src.warnings.len(), 1);
+        let mut ids: Vec<NodeId> = src.exprs.keys().copied().collect();
+        ids.sort_unstable();
+        let limits = crate::lang::Limits::default();
+        for id in ids {
+            let kept = src.compile_with_hole(id).unwrap();
+            let fresh = crate::lang::compile_with_hole(text, Some(id)).unwrap();
+            assert_eq!(kept.hole_sites(), fresh.hole_sites(), "node {id}");
+            assert_eq!(kept.warnings(), fresh.warnings(), "node {id}");
+            assert!(!kept.warnings().is_empty());
+            for n in [1, 5] {
+                let input = [crate::lang::Num::Int(n)];
+                assert_eq!(
+                    kept.run_test(&input, &limits),
+                    fresh.run_test(&input, &limits)
+                );
+            }
+        }
+    }
 
     fn find<'a>(src: &'a RepairSource, text: &str) -> &'a Expr {
         src.exprs
