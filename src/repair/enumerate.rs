@@ -234,14 +234,7 @@ impl<'a> Enumerator<'a> {
 
     /// Adds a hole batch from (patch, at-hole expression) pairs; candidates whose
     /// expression cannot be evaluated at the compiled site run one by one instead.
-    fn add_hole_batch(
-        &mut self,
-        rank: usize,
-        source: &RepairSource,
-        hole: NodeId,
-        cands: Vec<(Patch, Expr)>,
-    ) {
-        let program = source.compile_with_hole(hole).ok();
+    fn add_hole_batch(&mut self, rank: usize, program: Option<Program>, cands: Vec<(Patch, Expr)>) {
         let site = program
             .as_ref()
             .and_then(|p| p.hole_sites().first().cloned());
@@ -279,7 +272,8 @@ impl<'a> Enumerator<'a> {
         }
     }
 
-    fn scaffold(&self, edit: Edit) -> Option<(RepairSource, NodeId)> {
+    /// The program with `edit` applied, compiled with its marker expression as the hole.
+    fn scaffold(&self, edit: Edit) -> Option<Program> {
         let text = self
             .src
             .apply(&Patch::single(edit), &BTreeSet::new())
@@ -302,31 +296,21 @@ impl<'a> Enumerator<'a> {
                 found
             })
             .next()?;
-        Some((scaffold, marker))
+        scaffold.compile_with_hole(marker).ok()
     }
 
-    /// The scalar variables in scope at statement `s` (via a guard scaffold, or the
-    /// statement's first expression).
-    fn scope_at(&self, s: &Stmt, own: &[NodeId]) -> Vec<HoleVar> {
-        let from_hole = |source: &RepairSource, id: NodeId| {
-            source
-                .compile_with_hole(id)
-                .ok()
-                .and_then(|p| p.hole_sites().first().map(|h| h.vars.clone()))
-        };
-        if !matches!(s.kind, StmtKind::Decl(_)) {
-            let guard = Edit::InsertGuard {
-                target: s.id,
-                cond: int_lit(MARKER as i64, ScalarType::Int),
-            };
-            if let Some((scaffold, id)) = self.scaffold(guard) {
-                if let Some(v) = from_hole(&scaffold, id) {
-                    return v;
-                }
-            }
-        }
-        own.iter()
-            .find_map(|&id| from_hole(self.src, id))
+    /// The scalar variables in scope at a statement: at the hole of its guard scaffold
+    /// when it has one, else at its first own expression.
+    fn scope_at(&self, guard: Option<&Program>, own: &[NodeId]) -> Vec<HoleVar> {
+        let vars = |p: &Program| p.hole_sites().first().map(|h| h.vars.clone());
+        guard
+            .and_then(vars)
+            .or_else(|| {
+                own.iter().find_map(|&id| {
+                    let p = self.src.compile_with_hole(id).ok()?;
+                    vars(&p)
+                })
+            })
             .unwrap_or_default()
     }
 
@@ -340,9 +324,18 @@ impl<'a> Enumerator<'a> {
         let Some(info) = self.src.stmt(stmt).cloned() else {
             return;
         };
+        // One guard scaffold serves the scope and the guard candidates.
+        let guard = (!matches!(info.stmt.kind, StmtKind::Decl(_)))
+            .then(|| {
+                self.scaffold(Edit::InsertGuard {
+                    target: stmt,
+                    cond: int_lit(MARKER as i64, ScalarType::Int),
+                })
+            })
+            .flatten();
         // `main`'s `argc` is always 1 here (no command-line arguments): not an input.
         let scope: Vec<HoleVar> = self
-            .scope_at(&info.stmt, &info.own_exprs)
+            .scope_at(guard.as_ref(), &info.own_exprs)
             .into_iter()
             .filter(|v| !(info.function == "main" && v.name == "argc"))
             .collect();
@@ -400,7 +393,7 @@ impl<'a> Enumerator<'a> {
                 if !self.room() {
                     return;
                 }
-                self.add_hole_batch(rank, src, hole, cands);
+                self.add_hole_batch(rank, src.compile_with_hole(hole).ok(), cands);
             }
         }
         let plain_stmt = !matches!(
@@ -415,11 +408,7 @@ impl<'a> Enumerator<'a> {
             return;
         }
         // Guards.
-        let guard = Edit::InsertGuard {
-            target: stmt,
-            cond: int_lit(MARKER as i64, ScalarType::Int),
-        };
-        if let Some((scaffold, hole)) = self.scaffold(guard) {
+        if let Some(program) = guard {
             let cands = conditions(&scope, &self.constants, self.config.max_conditions)
                 .into_iter()
                 .map(|b| {
@@ -430,7 +419,7 @@ impl<'a> Enumerator<'a> {
                     (p, b)
                 })
                 .collect();
-            self.add_hole_batch(rank, &scaffold, hole, cands);
+            self.add_hole_batch(rank, Some(program), cands);
         }
         // Inserted assignments, one scaffold per integer variable.
         for v in scope
@@ -447,7 +436,7 @@ impl<'a> Enumerator<'a> {
                 stmt: expr_stmt(assign(&v.name, int_lit(MARKER as i64, ty))),
                 kind: EditKind::InsertAssignment,
             };
-            let Some((scaffold, hole)) = self.scaffold(placeholder) else {
+            let Some(program) = self.scaffold(placeholder) else {
                 continue;
             };
             let cands = assignment_values(&v.name, &scope, &self.constants)
@@ -461,7 +450,7 @@ impl<'a> Enumerator<'a> {
                     (p, e)
                 })
                 .collect();
-            self.add_hole_batch(rank, &scaffold, hole, cands);
+            self.add_hole_batch(rank, Some(program), cands);
         }
         // Deletion and GenProg copies, one per execution.
         let mut plain = vec![Patch::single(Edit::DeleteStmt { target: stmt })];
