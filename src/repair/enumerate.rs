@@ -302,15 +302,9 @@ impl<'a> Enumerator<'a> {
     /// The scalar variables in scope at a statement: at the hole of its guard scaffold
     /// when it has one, else at its first own expression.
     fn scope_at(&self, guard: Option<&Program>, own: &[NodeId]) -> Vec<HoleVar> {
-        let vars = |p: &Program| p.hole_sites().first().map(|h| h.vars.clone());
         guard
-            .and_then(vars)
-            .or_else(|| {
-                own.iter().find_map(|&id| {
-                    let p = self.src.compile_with_hole(id).ok()?;
-                    vars(&p)
-                })
-            })
+            .and_then(|p| p.hole_sites().first().map(|h| h.vars.clone()))
+            .or_else(|| own.iter().find_map(|&id| self.src.vars_at(id)))
             .unwrap_or_default()
     }
 

@@ -142,12 +142,7 @@ impl<'a, 'g> ProgramProblem<'a, 'g> {
     /// expression (empty for statements without one).
     fn scope_at(&self, own: &[NodeId]) -> Vec<HoleVar> {
         own.iter()
-            .find_map(|&id| {
-                self.src
-                    .compile_with_hole(id)
-                    .ok()
-                    .and_then(|p| p.hole_sites().first().map(|h| h.vars.clone()))
-            })
+            .find_map(|&id| self.src.vars_at(id))
             .unwrap_or_default()
     }
 

@@ -17,6 +17,7 @@ pub use crate::lang::ast::{visit_expr, visit_stmt_exprs};
 use crate::lang::ast::{
     Block, Expr, ExprKind, Initializer, Item, Span, Stmt, StmtKind, TranslationUnit,
 };
+use crate::lang::bytecode::HoleVar;
 use crate::lang::{compile_parsed, parse, CompileError, Diagnostic, NodeId, Program};
 
 /// The kinds of edit, each with a cost in the [`CostTable`].
@@ -408,6 +409,13 @@ impl RepairSource {
     /// hole ([`crate::lang::compile_with_hole`]), from the parse tree already built.
     pub fn compile_with_hole(&self, hole: NodeId) -> Result<Program, CompileError> {
         compile_parsed(&self.tu, self.warnings.clone(), Some(hole))
+    }
+
+    /// The scalar variables in scope at expression node `id` (`None` when it is not a
+    /// scalar rvalue, so no hole can stand there).
+    pub fn vars_at(&self, id: NodeId) -> Option<Vec<HoleVar>> {
+        let program = self.compile_with_hole(id).ok()?;
+        program.hole_sites().first().map(|h| h.vars.clone())
     }
 
     /// The parse tree of the original text.
