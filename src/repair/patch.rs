@@ -412,7 +412,7 @@ impl RepairSource {
     }
 
     /// The scalar variables in scope at expression node `id` (`None` when it is not a
-    /// scalar rvalue, so no hole can stand there).
+    /// scalar rvalue, so no hole can stand there, or when the program does not compile).
     pub fn vars_at(&self, id: NodeId) -> Option<Vec<HoleVar>> {
         let program = self.compile_with_hole(id).ok()?;
         program.hole_sites().first().map(|h| h.vars.clone())
