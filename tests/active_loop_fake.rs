@@ -4,8 +4,8 @@ mod active_support;
 
 use active_support::NearestLearner;
 use fixloop::active::{
-    ActiveConfig, ActiveLoop, Label, Num, Observation, OutputEncoder, Query, Status, Step,
-    StopReason,
+    ActiveConfig, ActiveLoop, AskReason, FuzzConfig, GeneratedTest, Label, Num, Observation,
+    OutputEncoder, Query, Range, Report, Status, Step, StopReason,
 };
 
 fn buggy(a: i64, b: i64) -> i64 {
@@ -160,6 +160,7 @@ fn generation_budget_stops_the_loop() {
     let config = ActiveConfig {
         label_budget: 1000,
         max_generated: 30,
+        spend_leftover_labels: false,
         ..ActiveConfig::default()
     };
     let mut l = ActiveLoop::new(
@@ -174,4 +175,103 @@ fn generation_budget_stops_the_loop() {
     assert_eq!(r.stop, Some(StopReason::GenerationBudget));
     assert_eq!(r.generated, 30);
     assert!(r.to_string().contains("generation budget"));
+}
+
+/// Runs a loop to the end: its report, its generated tests and every question, in order.
+fn run_asking(config: ActiveConfig, seed: u64) -> (Report, Vec<GeneratedTest>, Vec<Query>) {
+    let mut l = ActiveLoop::new(
+        config,
+        runner(),
+        NearestLearner::default(),
+        &[Num::Int(20), Num::Int(3)],
+        None,
+        seed,
+    );
+    let mut asked = Vec::new();
+    while let Step::Ask(q) = l.next_step() {
+        l.answer(reference(&q)).unwrap();
+        asked.push(q);
+    }
+    (l.report(), l.generated().to_vec(), asked)
+}
+
+fn leftover_config(label_budget: usize, spend: bool) -> ActiveConfig {
+    ActiveConfig {
+        label_budget,
+        max_generated: 30,
+        spend_leftover_labels: spend,
+        ..ActiveConfig::default()
+    }
+}
+
+#[test]
+fn leftover_labels_go_to_unasked_tests_by_their_bug_votes() {
+    for seed in 0..5 {
+        let (paper, _, paper_asked) = run_asking(leftover_config(25, false), seed);
+        assert_eq!(paper.stop, Some(StopReason::GenerationBudget));
+        assert!(
+            paper_asked.len() < 25,
+            "seed {seed}: the generation budget ends it first"
+        );
+        let (report, generated, asked) = run_asking(leftover_config(25, true), seed);
+        assert_eq!(report.stop, Some(StopReason::LabelBudget), "seed {seed}");
+        assert_eq!(asked.len(), 25);
+        assert_eq!(generated.len(), 30);
+        // The loop is the paper's until generation ends.
+        assert_eq!(asked[..paper_asked.len()], paper_asked[..], "seed {seed}");
+        // Each generated test is asked at most once.
+        let mut inputs: Vec<&Vec<Num>> = asked.iter().map(|q| &q.input).collect();
+        inputs.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
+        inputs.dedup();
+        assert_eq!(inputs.len(), asked.len(), "seed {seed}: a test asked twice");
+        // Leftover questions come in order of their share of bug votes.
+        let shares: Vec<f64> = asked[paper_asked.len()..]
+            .iter()
+            .filter_map(|q| match q.reason {
+                AskReason::LeftoverBudget { bug_votes, votes } => Some(if votes == 0 {
+                    0.0
+                } else {
+                    bug_votes as f64 / votes as f64
+                }),
+                AskReason::OraclePredictsBug => None,
+                AskReason::Committee { .. } => panic!("seed {seed}: committee after generation"),
+            })
+            .collect();
+        assert!(!shares.is_empty(), "seed {seed}");
+        assert!(
+            shares.windows(2).all(|w| w[0] >= w[1]),
+            "seed {seed}: {shares:?}"
+        );
+    }
+}
+
+#[test]
+fn leftover_labels_end_when_every_generated_test_was_asked() {
+    let (report, generated, asked) = run_asking(leftover_config(1000, true), 3);
+    assert_eq!(report.stop, Some(StopReason::GenerationBudget));
+    assert_eq!(asked.len(), 30);
+    assert!(generated.iter().all(|g| g.asked));
+}
+
+#[test]
+fn leftover_labels_follow_a_stopped_fuzzer() {
+    // Only (19, 3) and (21, 3) are new inputs in these ranges.
+    let config = ActiveConfig {
+        label_budget: 10,
+        fuzz: FuzzConfig {
+            ranges: vec![
+                Some(Range {
+                    min: 19.0,
+                    max: 21.0,
+                }),
+                Some(Range { min: 3.0, max: 3.0 }),
+            ],
+            ..FuzzConfig::default()
+        },
+        ..ActiveConfig::default()
+    };
+    let (report, generated, asked) = run_asking(config, 1);
+    assert!(matches!(report.stop, Some(StopReason::Fuzzer(_))));
+    assert_eq!(generated.len(), 2);
+    assert_eq!(asked.len(), 2, "both generated tests are asked");
 }

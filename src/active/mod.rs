@@ -28,6 +28,6 @@ pub use learner::{BugOracle, Example, LearnStatus};
 pub use num::Num;
 pub use observe::{Observation, OutputEncoder, Runner, Status};
 pub use session::{
-    ActiveConfig, ActiveLoop, AskReason, Label, LabelledTest, Labeller, Query, Report, Step,
-    StopReason,
+    ActiveConfig, ActiveLoop, AskReason, GeneratedTest, Label, LabelledTest, Labeller, Query,
+    Report, Step, StopReason,
 };

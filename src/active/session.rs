@@ -29,6 +29,13 @@ pub struct ActiveConfig {
     /// learn call still has its own limit). Default 300 000 (about a minute of
     /// varisat search at the ~5 000 conflicts/s measured on IntroClass `grade`).
     pub max_conflicts: Option<u64>,
+    /// When the generation budget is used up (or the fuzzer stops) before the label
+    /// budget, ask about the generated tests not asked yet until the label budget is used:
+    /// first any the current oracle flags, then the one most look-ahead oracles voted
+    /// "bug" on when it was generated. `false` stops there, as Learn2fix's Algorithm 1
+    /// does. Default true: a person who agreed to l questions gets an oracle learned from
+    /// up to l answers.
+    pub spend_leftover_labels: bool,
     /// Fuzzer settings.
     pub fuzz: FuzzConfig,
 }
@@ -41,6 +48,7 @@ impl Default for ActiveConfig {
             max_generated: 200,
             max_look_ahead_learns: 300,
             max_conflicts: Some(300_000),
+            spend_leftover_labels: true,
             fuzz: FuzzConfig::default(),
         }
     }
@@ -83,6 +91,15 @@ pub enum AskReason {
         /// Votes for "bug".
         bug_votes: usize,
         /// Votes cast (2S).
+        votes: usize,
+    },
+    /// Labels are left after the generation budget (see
+    /// [`ActiveConfig::spend_leftover_labels`]); of the unasked tests, this one had the
+    /// most look-ahead votes for "bug" when it was generated.
+    LeftoverBudget {
+        /// Votes for "bug" it had.
+        bug_votes: usize,
+        /// Votes counted before decide2label settled (0 when no committee was asked).
         votes: usize,
     },
 }
@@ -162,6 +179,26 @@ impl LabelledTest {
         Example {
             point: point(&self.input, &self.observation),
             bug: self.label.bug,
+        }
+    }
+}
+
+/// decide2label's count on one candidate: look-ahead votes for "bug" among those cast
+/// before it settled.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Votes {
+    bug: usize,
+    cast: usize,
+}
+
+impl Votes {
+    /// Whether its share of "bug" votes is higher than `other`'s (no votes: share 0).
+    fn share_above(&self, other: &Votes) -> bool {
+        match (self.cast, other.cast) {
+            (0, _) => false,
+            (_, 0) => self.bug > 0,
+            // bug / cast > other.bug / other.cast, without division.
+            _ => self.bug * other.cast > other.bug * self.cast,
         }
     }
 }
@@ -268,6 +305,10 @@ pub struct ActiveLoop<R: Runner, O: BugOracle> {
     labelled: Vec<LabelledTest>,
     examples: Vec<Example>,
     generated: Vec<GeneratedTest>,
+    /// decide2label's votes on each generated test, in [`Self::generated`]'s order.
+    votes: Vec<Votes>,
+    /// Why generation ended, while leftover labels are being spent.
+    generation_over: Option<StopReason>,
     pending: Option<Query>,
     stop: Option<StopReason>,
     executions: usize,
@@ -298,6 +339,8 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
             labelled: Vec::new(),
             examples: Vec::new(),
             generated: Vec::new(),
+            votes: Vec::new(),
+            generation_over: None,
             pending: None,
             stop: None,
             executions: 1,
@@ -329,8 +372,11 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
             if self.asked() >= self.config.label_budget {
                 return self.finish(StopReason::LabelBudget);
             }
-            if self.generated.len() >= self.config.max_generated {
-                return self.finish(StopReason::GenerationBudget);
+            if self.generation_over.is_none() && self.generated.len() >= self.config.max_generated {
+                self.generation_over = Some(StopReason::GenerationBudget);
+            }
+            if let Some(reason) = self.generation_over {
+                return self.ask_leftover(reason);
             }
             if self.oracle.budget_exhausted() {
                 return self.finish(StopReason::LearnerBudget);
@@ -343,11 +389,15 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
                 .collect();
             let input = match self.fuzzer.next(&seeds, &mut self.rng) {
                 Ok(i) => i,
-                Err(e) => return self.finish(StopReason::Fuzzer(e)),
+                Err(e) => {
+                    self.generation_over = Some(StopReason::Fuzzer(e));
+                    continue;
+                }
             };
             let observation = self.runner.run(&input);
             self.executions += 1;
-            let reason = self.decide_to_label(&input, &observation);
+            let (reason, votes) = self.decide_to_label(&input, &observation);
+            self.votes.push(votes);
             self.generated.push(GeneratedTest {
                 input: input.clone(),
                 observation: observation.clone(),
@@ -455,6 +505,52 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
         self.labelled.iter().filter(|t| t.asked).count()
     }
 
+    /// The next leftover question once generation is over (`reason`), or the end.
+    fn ask_leftover(&mut self, reason: StopReason) -> Step {
+        if !self.config.spend_leftover_labels || self.oracle.budget_exhausted() {
+            return self.finish(reason);
+        }
+        let unasked = || (0..self.generated.len()).filter(|&i| !self.generated[i].asked);
+        let flagged = unasked().find(|&i| {
+            let t = &self.generated[i];
+            self.predicts_bug(&t.input, &t.observation)
+        });
+        let chosen = match flagged {
+            Some(i) => Some((i, AskReason::OraclePredictsBug)),
+            // Highest share of "bug" votes, the earliest generated among equals.
+            None => unasked()
+                .reduce(|best, i| {
+                    if self.votes[i].share_above(&self.votes[best]) {
+                        i
+                    } else {
+                        best
+                    }
+                })
+                .map(|i| {
+                    let v = self.votes[i];
+                    (
+                        i,
+                        AskReason::LeftoverBudget {
+                            bug_votes: v.bug,
+                            votes: v.cast,
+                        },
+                    )
+                }),
+        };
+        let Some((i, reason_asked)) = chosen else {
+            return self.finish(reason);
+        };
+        let t = &mut self.generated[i];
+        t.asked = true;
+        let q = Query {
+            input: t.input.clone(),
+            observation: t.observation.clone(),
+            reason: reason_asked,
+        };
+        self.pending = Some(q.clone());
+        Step::Ask(q)
+    }
+
     fn finish(&mut self, reason: StopReason) -> Step {
         self.stop = Some(reason);
         Step::Done(reason)
@@ -469,19 +565,18 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
         }
     }
 
-    /// Algorithm 2 (decide2label).
-    fn decide_to_label(&mut self, input: &[Num], obs: &Observation) -> Option<AskReason> {
+    /// Algorithm 2 (decide2label): whether to ask, and the votes counted on the way.
+    fn decide_to_label(&mut self, input: &[Num], obs: &Observation) -> (Option<AskReason>, Votes) {
         let p = point(input, obs);
+        let mut tally = Votes::default();
         if self.oracle.predict(&p) {
-            return Some(AskReason::OraclePredictsBug);
+            return (Some(AskReason::OraclePredictsBug), tally);
         }
         if self.committee_learns >= self.config.max_look_ahead_learns {
-            return None;
+            return (None, tally);
         }
         let s = self.config.committee;
         let votes = 2 * s;
-        let mut bug_votes = 0;
-        let mut ok_votes = 0;
         for _ in 0..s {
             let neighbour = self.neighbour(input);
             let nobs = self.runner.run(&neighbour);
@@ -494,7 +589,7 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
                     false
                 } else if self.committee_learns >= self.config.max_look_ahead_learns {
                     // Committee budget used up: the current oracle's "ok" stands.
-                    return None;
+                    return (None, tally);
                 } else {
                     self.committee_learns += 1;
                     let extra = Example {
@@ -505,27 +600,30 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
                         Some(v) => v,
                         // Learner budget used up: the current oracle's "ok" stands (the
                         // loop stops at the next candidate).
-                        None if self.oracle.budget_exhausted() => return None,
+                        None if self.oracle.budget_exhausted() => return (None, tally),
                         None => {
                             self.learn_failures += 1;
                             true
                         }
                     }
                 };
+                tally.cast += 1;
                 if vote {
-                    bug_votes += 1;
-                } else {
-                    ok_votes += 1;
+                    tally.bug += 1;
                 }
-                if 2 * bug_votes >= votes {
-                    return Some(AskReason::Committee { bug_votes, votes });
+                if 2 * tally.bug >= votes {
+                    let reason = AskReason::Committee {
+                        bug_votes: tally.bug,
+                        votes,
+                    };
+                    return (Some(reason), tally);
                 }
-                if 2 * ok_votes > votes {
-                    return None;
+                if 2 * (tally.cast - tally.bug) > votes {
+                    return (None, tally);
                 }
             }
         }
-        None
+        (None, tally)
     }
 
     /// A mutant of `input` that differs from it (if the fuzzer finds one quickly).

@@ -225,6 +225,9 @@ pub fn describe(active: &mut PlaygroundLoop, stopped_by_user: bool) -> LoopView 
                         AskReason::Committee { bug_votes, votes } => {
                             format!("{bug_votes} of {votes} look-ahead oracles vote bug")
                         }
+                        AskReason::LeftoverBudget { bug_votes, votes } => format!(
+                            "labels are left after the generation budget ({bug_votes} of {votes} look-ahead votes were bug)"
+                        ),
                     },
                 }),
                 None,

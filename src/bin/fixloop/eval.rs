@@ -42,6 +42,10 @@ pub struct EvalArgs {
     /// Committee budget: look-ahead learns per run.
     #[arg(long, default_value_t = ActiveConfig::default().max_look_ahead_learns)]
     pub max_look_ahead_learns: usize,
+    /// Stop at the generation budget with labels left, as Learn2fix's Algorithm 1 does
+    /// (by default the leftover labels go to the generated tests not asked yet).
+    #[arg(long)]
+    pub no_leftover_labels: bool,
     /// Learner budget: SAT conflicts of all learn calls of a run together (0: no cap,
     /// only the learner's per-learn-call limit).
     #[arg(long, default_value_t = ActiveConfig::default().max_conflicts.unwrap_or(0))]
@@ -417,6 +421,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
             max_generated: args.max_generated,
             max_look_ahead_learns: args.max_look_ahead_learns,
             max_conflicts: (args.max_run_conflicts > 0).then_some(args.max_run_conflicts),
+            spend_leftover_labels: !args.no_leftover_labels,
             fuzz: FuzzConfig::default(),
             ..ActiveConfig::default()
         },
@@ -503,6 +508,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
             "max_generated": args.max_generated,
             "max_look_ahead_learns": args.max_look_ahead_learns,
             "max_run_conflicts": args.max_run_conflicts,
+            "leftover_labels": !args.no_leftover_labels,
             "threads": threads,
             "time_s": elapsed,
             "cpu_s": cpu_total,
