@@ -5,7 +5,7 @@ mod active_support;
 use active_support::NearestLearner;
 use fixloop::active::{
     ActiveConfig, ActiveLoop, AskReason, FuzzConfig, GeneratedTest, Label, Num, Observation,
-    OutputEncoder, Query, Range, Report, Status, Step, StopReason,
+    OutputEncoder, Query, Range, Report, Runner, Status, Step, StopReason,
 };
 
 fn buggy(a: i64, b: i64) -> i64 {
@@ -41,6 +41,18 @@ fn runner() -> impl FnMut(&[Num]) -> Observation {
     }
 }
 
+/// A loop from the failing input (20, 3) with the fake learner.
+fn start(config: ActiveConfig, seed: u64) -> ActiveLoop<impl Runner, NearestLearner> {
+    ActiveLoop::new(
+        config,
+        runner(),
+        NearestLearner::default(),
+        &[Num::Int(20), Num::Int(3)],
+        None,
+        seed,
+    )
+}
+
 fn reference(q: &Query) -> Label {
     let (a, b) = ints(&q.input);
     let g = golden(a, b);
@@ -59,14 +71,7 @@ fn run(seed: u64, budget: usize) -> Outcome {
         max_generated: 3_000,
         ..ActiveConfig::default()
     };
-    let mut l = ActiveLoop::new(
-        config,
-        runner(),
-        NearestLearner::default(),
-        &[Num::Int(20), Num::Int(3)],
-        None,
-        seed,
-    );
+    let mut l = start(config, seed);
     let report = l.run(&mut reference);
     let labels = l
         .labelled()
@@ -163,14 +168,7 @@ fn generation_budget_stops_the_loop() {
         spend_leftover_labels: false,
         ..ActiveConfig::default()
     };
-    let mut l = ActiveLoop::new(
-        config,
-        runner(),
-        NearestLearner::default(),
-        &[Num::Int(20), Num::Int(3)],
-        None,
-        1,
-    );
+    let mut l = start(config, 1);
     let r = l.run(&mut reference);
     assert_eq!(r.stop, Some(StopReason::GenerationBudget));
     assert_eq!(r.generated, 30);
@@ -179,14 +177,7 @@ fn generation_budget_stops_the_loop() {
 
 /// Runs a loop to the end: its report, its generated tests and every question, in order.
 fn run_asking(config: ActiveConfig, seed: u64) -> (Report, Vec<GeneratedTest>, Vec<Query>) {
-    let mut l = ActiveLoop::new(
-        config,
-        runner(),
-        NearestLearner::default(),
-        &[Num::Int(20), Num::Int(3)],
-        None,
-        seed,
-    );
+    let mut l = start(config, seed);
     let mut asked = Vec::new();
     while let Step::Ask(q) = l.next_step() {
         l.answer(reference(&q)).unwrap();
