@@ -93,9 +93,10 @@ pub enum AskReason {
         /// Votes cast (2S).
         votes: usize,
     },
-    /// Labels are left after the generation budget (see
-    /// [`ActiveConfig::spend_leftover_labels`]); of the unasked tests, this one had the
-    /// most look-ahead votes for "bug" when it was generated.
+    /// Labels are left after generation ended (the generation budget was used up or the
+    /// fuzzer stopped; see [`ActiveConfig::spend_leftover_labels`]); of the unasked
+    /// tests, this one had the highest share of look-ahead votes for "bug" when it was
+    /// generated.
     LeftoverBudget {
         /// Votes for "bug" it had.
         bug_votes: usize,

@@ -226,7 +226,7 @@ pub fn describe(active: &mut PlaygroundLoop, stopped_by_user: bool) -> LoopView 
                             format!("{bug_votes} of {votes} look-ahead oracles vote bug")
                         }
                         AskReason::LeftoverBudget { bug_votes, votes } => format!(
-                            "labels are left after the generation budget ({bug_votes} of {votes} look-ahead votes were bug)"
+                            "labels are left after generation ended ({bug_votes} of {votes} look-ahead votes were bug)"
                         ),
                     },
                 }),
