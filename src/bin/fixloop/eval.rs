@@ -43,7 +43,9 @@ pub struct EvalArgs {
     #[arg(long, default_value_t = ActiveConfig::default().max_look_ahead_learns)]
     pub max_look_ahead_learns: usize,
     /// Stop at the generation budget with labels left, as Learn2fix's Algorithm 1 does
-    /// (by default the leftover labels go to the generated tests not asked yet).
+    /// (by default the leftover labels go to the generated tests not asked yet). The loop
+    /// settings (this, --committee, --max-generated, --max-look-ahead-learns,
+    /// --max-run-conflicts) also apply to `--repair --tests labels`.
     #[arg(long)]
     pub no_leftover_labels: bool,
     /// Learner budget: SAT conflicts of all learn calls of a run together (0: no cap,
@@ -408,6 +410,20 @@ fn write_csv(path: &Path, rows: &[(RunMetrics, f64)]) -> std::io::Result<()> {
     std::fs::write(path, out)
 }
 
+/// The active loop's settings from the command line (the label budget is set per run).
+/// `--repair --tests labels` runs its loops with these too.
+pub fn active_config(args: &EvalArgs) -> ActiveConfig {
+    ActiveConfig {
+        committee: args.committee,
+        max_generated: args.max_generated,
+        max_look_ahead_learns: args.max_look_ahead_learns,
+        max_conflicts: (args.max_run_conflicts > 0).then_some(args.max_run_conflicts),
+        spend_leftover_labels: !args.no_leftover_labels,
+        fuzz: FuzzConfig::default(),
+        ..ActiveConfig::default()
+    }
+}
+
 /// Runs `fixloop eval`.
 pub fn run(args: EvalArgs) -> ExitCode {
     let started = Instant::now();
@@ -416,15 +432,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
         Err(code) => return code,
     };
     let config = EvalConfig {
-        active: ActiveConfig {
-            committee: args.committee,
-            max_generated: args.max_generated,
-            max_look_ahead_learns: args.max_look_ahead_learns,
-            max_conflicts: (args.max_run_conflicts > 0).then_some(args.max_run_conflicts),
-            spend_leftover_labels: !args.no_leftover_labels,
-            fuzz: FuzzConfig::default(),
-            ..ActiveConfig::default()
-        },
+        active: active_config(&args),
         label_budgets: args.labels.clone(),
         limits: Limits {
             fuel: args.fuel,
@@ -602,5 +610,42 @@ mod tests {
             ]
         );
         assert!(schedule(&costs, 0).is_empty());
+    }
+
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        eval: EvalArgs,
+    }
+
+    fn args(words: &[&str]) -> EvalArgs {
+        use clap::Parser;
+        Cli::parse_from(std::iter::once("eval").chain(words.iter().copied())).eval
+    }
+
+    #[test]
+    fn loop_settings_come_from_the_command_line() {
+        let c = active_config(&args(&["dir"]));
+        assert!(c.spend_leftover_labels);
+        assert_eq!(c.committee, ActiveConfig::default().committee);
+        assert_eq!(c.max_conflicts, ActiveConfig::default().max_conflicts);
+        let c = active_config(&args(&[
+            "dir",
+            "--no-leftover-labels",
+            "--committee",
+            "3",
+            "--max-generated",
+            "50",
+            "--max-look-ahead-learns",
+            "7",
+            "--max-run-conflicts",
+            "0",
+        ]));
+        assert!(!c.spend_leftover_labels);
+        assert_eq!(
+            (c.committee, c.max_generated, c.max_look_ahead_learns),
+            (3, 50, 7)
+        );
+        assert_eq!(c.max_conflicts, None);
     }
 }

@@ -1,6 +1,6 @@
 //! `fixloop eval --repair`: repair over a corpus with the subjects' train tests; repairability, held-out pass rate of the top patch, speed.
 
-use crate::eval::{parallel_map, selected_files, thread_cpu_seconds, EvalArgs};
+use crate::eval::{active_config, parallel_map, selected_files, thread_cpu_seconds, EvalArgs};
 use crate::repair::{subject_tests, timed_repair};
 use fixloop::active::eval::Stat;
 use fixloop::active::formula::FormulaOracle;
@@ -164,13 +164,14 @@ fn heldout_pass(source: &str, subject: &Subject, extractor: &AnswerExtractor, fu
 }
 
 /// Where a subject's repair tests come from.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum TestSource {
     /// The subject's train tests with their expected outputs.
     Train,
     /// The active loop (golden program as labeller, expected outputs supplied) run from
-    /// the first failing train test up to this many labels; its oracle validates.
-    Labels { budget: usize, seed: u64 },
+    /// the first failing train test with these settings (their label budget is the
+    /// number of labels); its oracle validates.
+    Labels { config: ActiveConfig, seed: u64 },
 }
 
 /// Learn2fix before repair: runs the active loop on `subject` with the golden program as
@@ -179,7 +180,7 @@ fn active_loop_tests(
     subject: &Subject,
     extractor: &AnswerExtractor,
     limits: &Limits,
-    budget: usize,
+    config: &ActiveConfig,
     seed: u64,
 ) -> Result<(Vec<RepairTest>, Option<LearnedOracle>), String> {
     let runner = |source: &str| {
@@ -198,11 +199,14 @@ fn active_loop_tests(
         .find(|input| labeller.judge(input, &probe.run(input)).bug)
         .ok_or("no failing train test to start the loop from")?;
     let expected = labeller.judge(&start, &probe.run(&start)).expected;
-    let config = ActiveConfig {
-        label_budget: budget,
-        ..ActiveConfig::default()
-    };
-    let mut lp = ActiveLoop::new(config, buggy, FormulaOracle::new(), &start, expected, seed);
+    let mut lp = ActiveLoop::new(
+        config.clone(),
+        buggy,
+        FormulaOracle::new(),
+        &start,
+        expected,
+        seed,
+    );
     while let Step::Ask(q) = lp.next_step() {
         let label = labeller.label(&q);
         lp.answer(label).map_err(|e| e.to_string())?;
@@ -219,7 +223,7 @@ fn evaluate(
     bound: Duration,
     fuel: u64,
     engine: Engine,
-    source: TestSource,
+    source: &TestSource,
 ) -> Row {
     let mut row = Row {
         id: path.display().to_string(),
@@ -264,8 +268,8 @@ fn evaluate(
     };
     let (tests, oracle) = match source {
         TestSource::Train => (subject_tests(&subject), None),
-        TestSource::Labels { budget, seed } => {
-            match active_loop_tests(&subject, &extractor, &limits, budget, seed) {
+        TestSource::Labels { config, seed } => {
+            match active_loop_tests(&subject, &extractor, &limits, config, *seed) {
                 Ok(t) => t,
                 Err(e) => {
                     row.skipped = Some(e);
@@ -343,7 +347,10 @@ pub fn run(args: EvalArgs) -> ExitCode {
                 return ExitCode::from(2);
             };
             TestSource::Labels {
-                budget,
+                config: ActiveConfig {
+                    label_budget: budget,
+                    ..active_config(&args)
+                },
                 seed: args.seed,
             }
         }
@@ -363,7 +370,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
     let bound = Duration::from_millis(args.repair_timeout_ms);
     let finished = AtomicUsize::new(0);
     let rows = parallel_map(files.len(), threads, |i| {
-        let r = evaluate(&files[i], bound, args.fuel, args.engine.into(), source);
+        let r = evaluate(&files[i], bound, args.fuel, args.engine.into(), &source);
         let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
         eprintln!(
             "[{done}/{}] {} {} {:.0} ms{}",
@@ -427,6 +434,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
         let report = serde_json::json!({
             "dir": args.dir.display().to_string(),
             "tests": args.tests,
+            "leftover_labels": !args.no_leftover_labels,
             "subjects": files.len(),
             "evaluated": evaluated.len(),
             "repaired": repaired.len(),
