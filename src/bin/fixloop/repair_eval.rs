@@ -1,4 +1,4 @@
-//! `fixloop eval --repair`: repair over a corpus with the subjects' train tests; repairability, held-out pass rate of the top patch, speed.
+//! `fixloop eval --repair`: repair over a corpus with the subjects' train tests or the active loop's labels; repairability, held-out pass rate of the top patch, speed.
 
 use crate::eval::{active_config, parallel_map, selected_files, thread_cpu_seconds, EvalArgs};
 use crate::repair::{subject_tests, timed_repair};
