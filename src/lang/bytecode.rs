@@ -28,6 +28,21 @@ pub enum Cop {
     Ge,
 }
 
+impl Cop {
+    /// The comparison that is true exactly when this one is false, on integers (with a
+    /// NaN operand both `<` and `>=` are false, so this is no negation on floats).
+    pub fn integer_negation(self) -> Cop {
+        match self {
+            Cop::Eq => Cop::Ne,
+            Cop::Ne => Cop::Eq,
+            Cop::Lt => Cop::Ge,
+            Cop::Le => Cop::Gt,
+            Cop::Gt => Cop::Le,
+            Cop::Ge => Cop::Lt,
+        }
+    }
+}
+
 /// Library functions implemented by the interpreter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Builtin {
@@ -286,6 +301,9 @@ pub enum Instr {
     /// Fused `AddrLocal(n); LoadIdx(sc, size, s)`: `[] -> [object_n[slot]]`;
     /// fields (sc, n, size, s).
     LocalIdx(Sc, u32, u32, u32),
+    /// Fused `Const(&object_n); LoadIdx(sc, size, s)` for an object at a fixed address
+    /// (a global array): `[] -> [object_n[slot]]`; fields (sc, n, size, s).
+    GlobalIdx(Sc, u32, u32, u32),
     /// Fused `LoadLocal(sc, n); CmpJz(op, k, t)`: `[a] -> []`, jump when `a op object_n`
     /// is zero; fields (op, k, sc, n, t).
     CmpLJz(Cop, Ak, Sc, u32, u32),

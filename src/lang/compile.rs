@@ -13,7 +13,7 @@ use super::bytecode::{
 };
 use super::diag::Diagnostic;
 use super::types::{Ak, Sc, Ty};
-use super::vm::{make_ptr, PAD};
+use super::vm::{make_ptr, split_ptr, PAD};
 
 /// Headers whose functions and macros the interpreter supports.
 pub const SUPPORTED_HEADERS: &[&str] = &[
@@ -879,30 +879,28 @@ impl Compiler {
             }
             StmtKind::If { cond, then, els } => {
                 self.stmt_mark(s);
-                self.cond(cond);
-                let jz = self.emit(Instr::Jz(0));
+                let jz = self.branch(cond, false);
                 self.stmt(then);
                 if let Some(e) = els {
                     let j = self.emit(Instr::Jmp(0));
                     let h = self.here();
-                    self.patch(jz, h);
+                    self.patch_all(jz, h);
                     self.stmt(e);
                     let h = self.here();
                     self.patch(j, h);
                 } else {
                     let h = self.here();
-                    self.patch(jz, h);
+                    self.patch_all(jz, h);
                 }
             }
             StmtKind::While { cond, body } => {
                 let top = self.here();
                 self.stmt_mark(s);
-                self.cond(cond);
-                let jz = self.emit(Instr::Jz(0));
+                let jz = self.branch(cond, false);
                 self.loop_body(body, top);
                 self.emit(Instr::Jmp(top));
                 let end = self.here();
-                self.patch(jz, end);
+                self.patch_all(jz, end);
                 self.end_loop(end);
             }
             StmtKind::DoWhile { body, cond } => {
@@ -916,8 +914,8 @@ impl Compiler {
                     self.patch(at, c);
                 }
                 self.line = cond.span.line;
-                self.cond(cond);
-                self.emit(Instr::Jnz(top));
+                let jnz = self.branch(cond, true);
+                self.patch_all(jnz, top);
                 let end = self.here();
                 for at in self.f.breaks.pop().unwrap_or_default() {
                     self.patch(at, end);
@@ -935,10 +933,7 @@ impl Compiler {
                 }
                 let top = self.here();
                 self.stmt_mark(s);
-                let jz = cond.as_ref().map(|c| {
-                    self.cond(c);
-                    self.emit(Instr::Jz(0))
-                });
+                let jz = cond.as_ref().map(|c| self.branch(c, false));
                 self.f.breaks.push(vec![]);
                 self.f.continues.push(vec![]);
                 self.stmt(body);
@@ -953,7 +948,7 @@ impl Compiler {
                 self.emit(Instr::Jmp(top));
                 let end = self.here();
                 if let Some(j) = jz {
-                    self.patch(j, end);
+                    self.patch_all(j, end);
                 }
                 for at in self.f.breaks.pop().unwrap_or_default() {
                     self.patch(at, end);
@@ -1406,6 +1401,49 @@ impl Compiler {
         }
     }
 
+    /// Compiles condition `e` as control flow: the returned jumps (to patch to one
+    /// target) are taken when the truth of `e` is `when`, and control falls through
+    /// otherwise. `&&` and `||` become chains of jumps with the same short-circuit order,
+    /// so no truth value is built and dropped; any other condition, or one that is the
+    /// repair hole, is [`Self::cond`] and one `Jz` / `Jnz`.
+    fn branch(&mut self, e: &Expr, when: bool) -> Vec<usize> {
+        if let ExprKind::Binary {
+            op: op @ (BinaryOp::LogAnd | BinaryOp::LogOr),
+            lhs,
+            rhs,
+        } = &e.kind
+        {
+            if self.hole != Some(e.id) {
+                let start = self.here();
+                self.out.expr_at.insert(e.id, start);
+                let and = *op == BinaryOp::LogAnd;
+                if and != when {
+                    // `a && b` is false, or `a || b` true, as soon as one operand is.
+                    let mut jumps = self.branch(lhs, when);
+                    jumps.extend(self.branch(rhs, when));
+                    return jumps;
+                }
+                // Otherwise the first operand decides only the other way: past `b`.
+                let past = self.branch(lhs, !when);
+                let jumps = self.branch(rhs, when);
+                let h = self.here();
+                for at in past {
+                    self.patch(at, h);
+                }
+                return jumps;
+            }
+        }
+        self.cond(e);
+        vec![self.emit(if when { Instr::Jnz(0) } else { Instr::Jz(0) })]
+    }
+
+    /// Patches every jump in `jumps` to `target`.
+    fn patch_all(&mut self, jumps: Vec<usize>, target: u32) {
+        for at in jumps {
+            self.patch(at, target);
+        }
+    }
+
     fn arith_kind(&mut self, t: &Ty, span: Span) -> Ak {
         match t {
             Ty::Scalar(s) => s.promote(),
@@ -1472,15 +1510,14 @@ impl Compiler {
                     (Ty::Void, _) | (_, Ty::Void) => Ty::Void,
                     _ => tt.clone(),
                 };
-                self.cond(cond);
-                let jz = self.emit(Instr::Jz(0));
+                let jz = self.branch(cond, false);
                 let a = self.expr(then);
                 if rt != Ty::Void {
                     self.convert(&a, &rt, then.span);
                 }
                 let j = self.emit(Instr::Jmp(0));
                 let h = self.here();
-                self.patch(jz, h);
+                self.patch_all(jz, h);
                 let b = self.expr(els);
                 if rt != Ty::Void {
                     self.convert(&b, &rt, els.span);
@@ -2231,6 +2268,15 @@ fn fuse_constants(
             (Instr::CmpCJz(op, ak, t, k), 3)
         }
         (Instr::Cmp(op, ak), Some(Instr::Jz(t)), _) if free(1) => (Instr::CmpJz(op, ak, t), 2),
+        // Jump if true = jump if the negated comparison is false (integers only).
+        (Instr::Const(k), Some(Instr::Cmp(op, ak)), Some(Instr::Jnz(t)))
+            if free(1) && free(2) && !ak.is_float() =>
+        {
+            (Instr::CmpCJz(op.integer_negation(), ak, t, k), 3)
+        }
+        (Instr::Cmp(op, ak), Some(Instr::Jnz(t)), _) if free(1) && !ak.is_float() => {
+            (Instr::CmpJz(op.integer_negation(), ak, t), 2)
+        }
         (Instr::Const(k), Some(Instr::Cmp(op, ak)), _) if free(1) => (Instr::CmpC(op, ak, k), 2),
         (Instr::Const(k), Some(Instr::Bin(op, ak)), _) if free(1) => (Instr::BinC(op, ak, k), 2),
         (
@@ -2324,6 +2370,11 @@ fn fuse_statements(
         }
         (Instr::AddrLocal(n), Some(Instr::LoadIdx(sc, size, s)), _) if free(1) => {
             (Instr::LocalIdx(sc, n, size, s), 2)
+        }
+        (Instr::Const(k), Some(Instr::LoadIdx(sc, size, s)), _)
+            if free(1) && make_ptr(split_ptr(k).0, 0) == k =>
+        {
+            (Instr::GlobalIdx(sc, split_ptr(k).0, size, s), 2)
         }
         (Instr::Stmt(n), Some(Instr::CmpSCJz(op, ak, s, t, k)), _) if free(1) => {
             match u8::try_from(s) {
@@ -2477,7 +2528,7 @@ mod fusion_tests {
     }
 
     const LOOPS: &str = r#"#include <stdio.h>
-int g[10]; int gs = 2;
+int g[40]; int gs = 2;
 int main() {
     long k, n; int a[20]; int i, j, s = 0, t = 3, z = 0; int *p = a;
     scanf("%ld %ld %d", &k, &n, &z);
@@ -2485,11 +2536,11 @@ int main() {
     for (i = 0; i < n; i++) {
         for (j = 0; j < i && j < 20; j++) {
             s = s + a[j] - p[j] + p[i];
-            t = s ^ j; t = s * j + t % 7 + (j < i);
+            t = s ^ j; t = s * j + t % 7 + (j < i); t += (a[j] > t || j == 5) + (j < i && s > t);
             if (a[j] > t || j == 5) s -= 1; p[j] = a[j] + 1;
             if (j > i) s = s / z;
         }
-        g[i % 10] = s; if (z > 3) s++; t = t + gs;
+        g[i % 10] = s; if (z > 3) s++; t = t + gs + g[i];
         s = s % 1000 + a[i % 20] / (z + 1);
     }
     double d = 0; for (i = 0; i < 5; i++) d = d + i * 0.5;
@@ -2525,6 +2576,7 @@ int main() {
         assert!(has(|i| matches!(i, Instr::JnzOrPop(..))));
         assert!(has(|i| matches!(i, Instr::AddrIdx(..))));
         assert!(has(|i| matches!(i, Instr::LocalIdx(..))));
+        assert!(has(|i| matches!(i, Instr::GlobalIdx(..))));
         assert!(has(|i| matches!(i, Instr::CmpLJz(..))));
         assert!(has(|i| matches!(i, Instr::LoadAt(..))));
         assert!(has(|i| matches!(i, Instr::BinCStore(..))));
@@ -2549,6 +2601,130 @@ int main() {
             "{e:?}"
         );
         assert!(std::mem::size_of::<Instr>() <= 16);
+    }
+
+    /// `&&` / `||` in `if`, `while`, `for`, `do`-`while` and `?:` compile to jump chains
+    /// ([`super::Compiler::branch`]); they must give the truth value and the order of
+    /// side effects of the same condition used as a value.
+    #[test]
+    fn branch_conditions_match_value_conditions() {
+        // (condition, its truth and call trace computed here from a, b, c, d)
+        type Expect = fn([i64; 4]) -> (i64, i64);
+        let cases: [(&str, Expect); 5] = [
+            ("f(1, a) && f(2, b)", |[a, b, ..]| {
+                if a != 0 {
+                    ((b != 0) as i64, 12)
+                } else {
+                    (0, 1)
+                }
+            }),
+            ("f(1, a) || f(2, b)", |[a, b, ..]| {
+                if a != 0 {
+                    (1, 1)
+                } else {
+                    ((b != 0) as i64, 12)
+                }
+            }),
+            (
+                "(f(1, a) && f(2, b)) || (f(3, c) && f(4, d))",
+                |[a, b, c, d]| {
+                    let (mut t, mut v) = (1, a != 0 && b != 0);
+                    if a != 0 {
+                        t = 12;
+                    }
+                    if !v {
+                        t = t * 10 + 3;
+                        if c != 0 {
+                            t = t * 10 + 4;
+                        }
+                        v = c != 0 && d != 0;
+                    }
+                    (v as i64, t)
+                },
+            ),
+            (
+                "f(1, a) && (f(2, b) || f(3, c)) && f(4, d)",
+                |[a, b, c, d]| {
+                    if a == 0 {
+                        return (0, 1);
+                    }
+                    let (mut t, mid) = (12, b != 0 || c != 0);
+                    if b == 0 {
+                        t = 123;
+                    }
+                    if !mid {
+                        return (0, t);
+                    }
+                    ((d != 0) as i64, t * 10 + 4)
+                },
+            ),
+            (
+                "(f(1, a) || f(2, b)) && !(f(3, c) || f(4, d))",
+                |[a, b, c, d]| {
+                    let t = if a != 0 { 1 } else { 12 };
+                    if a == 0 && b == 0 {
+                        return (0, t);
+                    }
+                    if c != 0 {
+                        (0, t * 10 + 3)
+                    } else {
+                        ((d == 0) as i64, (t * 10 + 3) * 10 + 4)
+                    }
+                },
+            ),
+        ];
+        for (cond, expect) in cases {
+            let src = format!(
+                r#"#include <stdio.h>
+long tr;
+int f(int k, int v) {{ tr = tr * 10 + k; return v; }}
+int main() {{
+    int a, b, c, d, v[6], k; long t[6];
+    scanf("%d %d %d %d", &a, &b, &c, &d);
+    tr = 0; v[0] = ({cond}); t[0] = tr;
+    tr = 0; if ({cond}) v[1] = 1; else v[1] = 0; t[1] = tr;
+    tr = 0; v[2] = 0; while ({cond}) {{ v[2] = 1; break; }} t[2] = tr;
+    tr = 0; v[3] = 0; for (; {cond};) {{ v[3] = 1; break; }} t[3] = tr;
+    tr = 0; v[4] = ({cond}) ? 1 : 0; t[4] = tr;
+    tr = 0; k = 0; do {{ k++; }} while (k < 2 && ({cond})); v[5] = k - 1; t[5] = tr;
+    for (k = 0; k < 6; k++) printf("%d %ld\n", v[k], t[k]);
+    return 0;
+}}
+"#
+            );
+            let p = compile(&src).expect("compiles");
+            for bits in 0..16 {
+                let x = [bits & 1, bits >> 1 & 1, bits >> 2 & 1, bits >> 3 & 1];
+                let stdin = format!("{} {} {} {}", x[0], x[1], x[2], x[3]);
+                let out = String::from_utf8_lossy(&run(&p, &stdin, 1_000_000).stdout).into_owned();
+                let (value, trace) = expect(x);
+                let want = format!("{value} {trace}\n").repeat(6);
+                assert_eq!(out, want, "{cond} on {stdin}");
+            }
+        }
+    }
+
+    /// A NaN compares false both ways; jump-if-true on floats must not become the
+    /// negated comparison's jump-if-false.
+    #[test]
+    fn float_conditions_with_nan_stay_false_both_ways() {
+        let src = r#"#include <stdio.h>
+int main() {
+    double z, n; int k = 0;
+    scanf("%lf", &z);
+    n = z / z;
+    if (n < 1.0 || n >= 1.0) k += 1;
+    if (!(n < 1.0) && !(n >= 1.0)) k += 10;
+    while (n == n || n != n) { k += 100; break; }
+    printf("%d\n", k);
+    return 0;
+}
+"#;
+        let p = compile(src).expect("compiles");
+        let out =
+            |stdin: &str| String::from_utf8_lossy(&run(&p, stdin, 1_000_000).stdout).into_owned();
+        assert_eq!(out("0"), "110\n");
+        assert_eq!(out("2"), "101\n");
     }
 
     #[test]

@@ -1038,6 +1038,11 @@ impl<'a> Vm<'a> {
                     let v = tr!(self.load(ptr_add(make_ptr(ob + n, 0), i, size), sc));
                     self.stack.push(v);
                 }
+                Instr::GlobalIdx(sc, n, size, s) => {
+                    let i = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let v = tr!(self.load(ptr_add(make_ptr(n, 0), i, size), sc));
+                    self.stack.push(v);
+                }
                 Instr::CmpLJz(op, k, sc, n, t) => {
                     let b = tr!(self.load(make_ptr(ob + n, 0), sc));
                     let a = self.pop();
