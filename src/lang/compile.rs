@@ -1427,9 +1427,7 @@ impl Compiler {
                 let past = self.branch(lhs, !when);
                 let jumps = self.branch(rhs, when);
                 let h = self.here();
-                for at in past {
-                    self.patch(at, h);
-                }
+                self.patch_all(past, h);
                 return jumps;
             }
         }
