@@ -322,6 +322,25 @@ pub enum Instr {
     CmpSS(Cop, Ak, u32, u32),
     /// Fused `LoadG(sc, off); Bin(op, k)`: `[a] -> [a op global]`; fields (op, k, sc, off).
     BinG(Bop, Ak, Sc, u32),
+    /// Fused `Slot(s); CmpJz(op, k, t)`: `[a] -> []`, jump when `a op slot` is zero;
+    /// fields (op, k, s, t).
+    CmpSJz(Cop, Ak, u32, u32),
+    /// Fused `LoadG(sc, off); CmpJz(op, k, t)`: `[a] -> []`, jump when `a op global` is
+    /// zero; fields (op, k, sc, off, t).
+    CmpGJz(Cop, Ak, Sc, u32, u32),
+    /// Fused `Slot(s); CmpLJz(op, k, sc, n, t)`: `[] -> []`, jump when `slot op object_n`
+    /// is zero; fields (op, k, sc, s, n, t).
+    CmpSLJz(Cop, Ak, Sc, u32, u32, u32),
+    /// Fused `Stmt(m); CmpSLJz(op, k, sc, s, n, t)` for a slot below 256 and an object
+    /// below 65536: the step of `Stmt(m)`, then the compare-and-branch; fields
+    /// (op, k, sc, s, n, m, t).
+    StmtCmpSLJz(Cop, Ak, Sc, u8, u16, u32, u32),
+    /// Fused `Stmt(n); Slot(a); BinS(op, k, b)`: the step of `Stmt(n)`, then
+    /// `[] -> [slot_a op slot_b]`; fields (op, k, n, a, b).
+    StmtBinSS(Bop, Ak, u32, u32, u32),
+    /// Fused `GlobalIdx(sc, n, size, s); Bin(op, k)`: `[a] -> [a op object_n[slot]]`;
+    /// fields (op, k, sc, n, size, s).
+    BinGlobalIdx(Bop, Ak, Sc, u32, u32, u32),
     /// A repair hole ([`Code::holes`]`[n]`): `[v] -> [w]` where `w` is what the run's
     /// [`HoleHandler`](super::vm::HoleHandler) answers for the original value `v` and the
     /// current values of the site's variables (without a handler, `w = v`).

@@ -2241,8 +2241,8 @@ thread_local! {
 /// discarded increments, then register and frame-object operands) and remaps jump
 /// targets, function entries and expression starts. Never fuses across a jump target,
 /// so control flow is unchanged; never fuses `Call` or `Hole`, and a `Stmt` only into a
-/// form that takes the same step first (`StmtSlot`, `StmtLocal`, `StmtCmpSCJz`), so
-/// fuel, coverage and holes are unchanged.
+/// form that takes the same step first (`StmtSlot`, `StmtLocal`, `StmtCmpSCJz`,
+/// `StmtCmpSLJz`, `StmtBinSS`), so fuel, coverage and holes are unchanged.
 fn peephole(c: &mut Compiled) {
     fuse_pass(c, fuse_constants, false);
     #[cfg(test)]
@@ -2251,6 +2251,7 @@ fn peephole(c: &mut Compiled) {
     }
     fuse_pass(c, fuse_operands, true);
     fuse_pass(c, fuse_statements, true);
+    fuse_pass(c, fuse_fused, true);
 }
 
 /// First fusion rules: constant operands, compare-and-branch, discarded increments.
@@ -2301,6 +2302,12 @@ fn fuse_operands(
             if free(1) && free(2) =>
         {
             (Instr::CmpSSJz(op, ak, x, y, t), 3)
+        }
+        (Instr::Slot(x), Some(Instr::CmpJz(op, ak, t)), _) if free(1) => {
+            (Instr::CmpSJz(op, ak, x, t), 2)
+        }
+        (Instr::LoadG(sc, off), Some(Instr::CmpJz(op, ak, t)), _) if free(1) => {
+            (Instr::CmpGJz(op, ak, sc, off, t), 2)
         }
         (Instr::Slot(x), Some(Instr::CmpCJz(op, ak, t, k)), _)
             if free(1) && i32::try_from(k as i64).is_ok() =>
@@ -2400,6 +2407,39 @@ fn fuse_statements(
     }
 }
 
+/// Fourth fusion rules, over the output of [`fuse_statements`]: a register or a
+/// statement step with a register in front of a fused load-and-compare or arithmetic
+/// (here, after `BinS; SetSlot` became `BinSSet`, a `BinS` left is one whose value
+/// stays on the stack).
+fn fuse_fused(
+    a: Instr,
+    b: Option<Instr>,
+    _c3: Option<Instr>,
+    free: &dyn Fn(usize) -> bool,
+) -> (Instr, usize) {
+    if !free(1) {
+        return (a, 1);
+    }
+    match (a, b) {
+        (Instr::StmtSlot(m, s), Some(Instr::CmpLJz(op, ak, sc, n, t))) => {
+            match (u8::try_from(s), u16::try_from(n)) {
+                (Ok(s), Ok(n)) => (Instr::StmtCmpSLJz(op, ak, sc, s, n, m, t), 2),
+                _ => (a, 1),
+            }
+        }
+        (Instr::Slot(s), Some(Instr::CmpLJz(op, ak, sc, n, t))) => {
+            (Instr::CmpSLJz(op, ak, sc, s, n, t), 2)
+        }
+        (Instr::StmtSlot(n, x), Some(Instr::BinS(op, ak, y))) => {
+            (Instr::StmtBinSS(op, ak, n, x, y), 2)
+        }
+        (Instr::GlobalIdx(sc, n, size, s), Some(Instr::Bin(op, ak))) => {
+            (Instr::BinGlobalIdx(op, ak, sc, n, size, s), 2)
+        }
+        _ => (a, 1),
+    }
+}
+
 /// A fusion rule: given an instruction, the next two and `free`, the fused instruction
 /// and how many instructions it replaces.
 type FuseRule = fn(Instr, Option<Instr>, Option<Instr>, &dyn Fn(usize) -> bool) -> (Instr, usize);
@@ -2426,6 +2466,10 @@ fn fuse_pass(c: &mut Compiled, rule: FuseRule, same_line: bool) {
         | Instr::JnzOrPop(t)
         | Instr::CmpLJz(_, _, _, _, t)
         | Instr::StmtCmpSCJz(_, _, _, _, t, _)
+        | Instr::CmpSJz(_, _, _, t)
+        | Instr::CmpGJz(_, _, _, _, t)
+        | Instr::CmpSLJz(_, _, _, _, _, t)
+        | Instr::StmtCmpSLJz(_, _, _, _, _, _, t)
         | Instr::IncSlotJmp { target: t, .. } = *i
         {
             if let Some(x) = target.get_mut(t as usize) {
@@ -2477,6 +2521,12 @@ fn fuse_pass(c: &mut Compiled, rule: FuseRule, same_line: bool) {
             Instr::JnzOrPop(t) => Instr::JnzOrPop(m(t)),
             Instr::CmpLJz(op, k, sc, n, t) => Instr::CmpLJz(op, k, sc, n, m(t)),
             Instr::StmtCmpSCJz(op, k, s, n, t, v) => Instr::StmtCmpSCJz(op, k, s, n, m(t), v),
+            Instr::CmpSJz(op, k, s, t) => Instr::CmpSJz(op, k, s, m(t)),
+            Instr::CmpGJz(op, k, sc, off, t) => Instr::CmpGJz(op, k, sc, off, m(t)),
+            Instr::CmpSLJz(op, k, sc, s, n, t) => Instr::CmpSLJz(op, k, sc, s, n, m(t)),
+            Instr::StmtCmpSLJz(op, k, sc, s, n, st, t) => {
+                Instr::StmtCmpSLJz(op, k, sc, s, n, st, m(t))
+            }
             Instr::IncSlotJmp {
                 slot,
                 sc,
@@ -2538,7 +2588,7 @@ int main() {
             if (a[j] > t || j == 5) s -= 1; p[j] = a[j] + 1;
             if (j > i) s = s / z;
         }
-        g[i % 10] = s; if (z > 3) s++; t = t + gs + g[i];
+        g[i % 10] = s; if (z > 3 && i < k && i + 1 < n) s++; if (j < gs) t++; t = g[i] - t + gs - g[i] + i * j;
         s = s % 1000 + a[i % 20] / (z + 1);
     }
     double d = 0; for (i = 0; i < 5; i++) d = d + i * 0.5;
@@ -2582,6 +2632,12 @@ int main() {
         assert!(has(|i| matches!(i, Instr::StmtCmpSCJz(..))));
         assert!(has(|i| matches!(i, Instr::CmpSS(..))));
         assert!(has(|i| matches!(i, Instr::BinG(..))));
+        assert!(has(|i| matches!(i, Instr::CmpSJz(..))));
+        assert!(has(|i| matches!(i, Instr::CmpGJz(..))));
+        assert!(has(|i| matches!(i, Instr::CmpSLJz(..))));
+        assert!(has(|i| matches!(i, Instr::StmtCmpSLJz(..))));
+        assert!(has(|i| matches!(i, Instr::StmtBinSS(..))));
+        assert!(has(|i| matches!(i, Instr::BinGlobalIdx(..))));
         assert!(!has(|i| matches!(i, Instr::ToBool(..))));
         // Normal end, division by zero (line 19), out of bounds (line 20), and timeouts.
         for stdin in ["3 40 1", "2 30 0", "1 5 7", "0 0 1"] {
@@ -2727,20 +2783,23 @@ int main() {
 
     #[test]
     fn register_slots_past_255_keep_the_unfused_step_and_compare() {
-        // `StmtCmpSCJz` holds its slot in a byte; a loop variable in slot 300 must keep
-        // `Stmt` and `CmpSCJz` apart and still run the same.
+        // `StmtCmpSCJz` and `StmtCmpSLJz` hold their slot in a byte; a loop variable in
+        // slot 300 must keep the step and the compare apart and still run the same.
         let decls: String = (0..300).map(|i| format!("int v{i} = {i};\n")).collect();
         let src = format!(
-            "#include <stdio.h>\nint main() {{\n{decls}int s = 0;\nint n; scanf(\"%d\", &n);\nfor (s = 0; s < 7; s++) v299 = v299 + n;\nprintf(\"%d %d\\n\", v299, v0);\nreturn 0;\n}}\n"
+            "#include <stdio.h>\nint main() {{\n{decls}int s = 0;\nint n; scanf(\"%d\", &n);\nfor (s = 0; s < 7; s++) v299 = v299 + n;\nfor (s = 0; s < n; s++) v298 = v298 + 1;\nprintf(\"%d %d %d\\n\", v299, v298, v0);\nreturn 0;\n}}\n"
         );
         let (fused, plain) = both(&src);
+        let code = &fused.code().instrs;
         let far = |i: &Instr| matches!(i, Instr::CmpSCJz(_, _, slot, _, _) if *slot >= 256);
-        assert!(fused.code().instrs.iter().any(far));
-        for fuel in [u64::MAX / 2, 300, 305, 310] {
+        assert!(code.iter().any(far));
+        let far_local = |w: &[Instr]| matches!(w, [Instr::StmtSlot(_, slot), Instr::CmpLJz(..)] if *slot >= 256);
+        assert!(code.windows(2).any(far_local));
+        for fuel in [u64::MAX / 2, 300, 305, 310, 312, 315] {
             let (a, b) = (run(&fused, "5", fuel), run(&plain, "5", fuel));
             assert_eq!(a, b, "fuel {fuel}");
         }
-        assert_eq!(run(&fused, "5", u64::MAX / 2).stdout, b"334 0\n");
+        assert_eq!(run(&fused, "5", u64::MAX / 2).stdout, b"334 303 0\n");
     }
 
     #[test]

@@ -1089,6 +1089,53 @@ impl<'a> Vm<'a> {
                     let r = tr!(binop(op, k, a, b));
                     self.stack.push(r);
                 }
+                Instr::CmpSJz(op, k, s, t) => {
+                    let b = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let a = self.pop();
+                    if compare(op, k, a, b) == 0 {
+                        pc = t;
+                    }
+                }
+                Instr::CmpGJz(op, k, sc, off, t) => {
+                    let b = tr!(self.load_at(false, off as usize, sc));
+                    let a = self.pop();
+                    if compare(op, k, a, b) == 0 {
+                        pc = t;
+                    }
+                }
+                Instr::CmpSLJz(op, k, sc, s, n, t) => {
+                    let a = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let b = tr!(self.load(make_ptr(ob + n, 0), sc));
+                    if compare(op, k, a, b) == 0 {
+                        pc = t;
+                    }
+                }
+                Instr::StmtCmpSLJz(op, k, sc, s, n, m, t) => {
+                    tr!(self.step(m));
+                    let a = self
+                        .slots
+                        .get((bp + u32::from(s)) as usize)
+                        .copied()
+                        .unwrap_or(0);
+                    let b = tr!(self.load(make_ptr(ob + u32::from(n), 0), sc));
+                    if compare(op, k, a, b) == 0 {
+                        pc = t;
+                    }
+                }
+                Instr::StmtBinSS(op, k, n, sa, sb) => {
+                    tr!(self.step(n));
+                    let a = self.slots.get((bp + sa) as usize).copied().unwrap_or(0);
+                    let b = self.slots.get((bp + sb) as usize).copied().unwrap_or(0);
+                    let r = tr!(binop(op, k, a, b));
+                    self.stack.push(r);
+                }
+                Instr::BinGlobalIdx(op, k, sc, n, size, s) => {
+                    let i = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let b = tr!(self.load(ptr_add(make_ptr(n, 0), i, size), sc));
+                    let a = self.pop();
+                    let r = tr!(binop(op, k, a, b));
+                    self.stack.push(r);
+                }
                 Instr::Cmp(op, k) => {
                     let b = self.pop();
                     let a = self.pop();
