@@ -7,12 +7,13 @@
 //! says why it stopped ([`StopReason`]).
 //!
 //! How: a pool of template atoms with constants taken from the data ([`pool`](self)
-//! internals: boundary points only, round constants mid-gap, duplicates and dominated
-//! atoms pruned) is searched by varisat with selector variables and a cardinality bound
-//! that grows 1, 2, ... so the first answer is a smallest formula. When no pool formula
-//! fits the limits, an exact-rational simplex ([`Simplex`]) looks for one separating
-//! half-space. A [`Learner`] keeps one incremental solver per normal form, so the active
-//! loop's look-one-ahead committee reuses the pool, the encoding and the learned clauses.
+//! internals: boundary points only, round constants mid-gap and on the side that may be
+//! "ok", duplicates and dominated atoms pruned) is searched by varisat with selector
+//! variables and a cardinality bound that grows 1, 2, ... so the first answer is a
+//! smallest formula. When no pool formula fits the limits, an exact-rational simplex
+//! ([`Simplex`]) looks for one separating half-space. A [`Learner`] keeps one incremental
+//! solver per normal form, so the active loop's look-one-ahead committee reuses the pool,
+//! the encoding and the learned clauses.
 //! [`learn_cegis`] is Incal's incremental mode: learn on a subset, add the misclassified
 //! examples, repeat.
 //!

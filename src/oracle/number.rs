@@ -153,6 +153,13 @@ impl Value {
         Some(Value::from_rational(r))
     }
 
+    /// The simplest number `c` with `lo < c <= hi`: [`Value::simplest_in`] mirrored, so
+    /// the gap's upper end may be the constant instead of its lower end.
+    pub fn simplest_in_upper(lo: &Value, hi: &Value) -> Value {
+        let neg = |v: &Value| Value::from_rational(-v.to_rational());
+        neg(&Value::simplest_in(&neg(hi), &neg(lo)))
+    }
+
     /// The simplest number `c` with `lo <= c < hi` (fewest decimal digits, then nearest
     /// the midpoint); `lo` itself when `hi <= lo`.
     ///
@@ -383,5 +390,17 @@ mod tests {
             &Value::parse("0.35").unwrap(),
         );
         assert_eq!(h, Value::parse("0.2").unwrap());
+    }
+
+    #[test]
+    fn simplest_constants_with_the_upper_end() {
+        let s = |a: i64, b: i64| Value::simplest_in_upper(&Value::Int(a), &Value::Int(b));
+        // The upper end may be the constant, the lower end may not.
+        assert_eq!(s(-4, 0), Value::Int(0));
+        assert_eq!(s(-34, 0), Value::Int(0));
+        assert_eq!(s(3, 4), Value::Int(4));
+        assert_eq!(s(3, 7), Value::Int(5));
+        assert_eq!(s(95, 130), Value::Int(100));
+        assert_eq!(s(i64::MIN, i64::MIN + 1), Value::Int(i64::MIN + 1));
     }
 }

@@ -4,6 +4,8 @@
 use super::formula::{Atom, Rel};
 use super::number::Value;
 use super::LearnConfig;
+use num_rational::BigRational;
+use num_traits::One;
 use std::collections::{HashMap, HashSet};
 
 /// A bitset over the pool's points.
@@ -172,23 +174,29 @@ pub(crate) fn build(
         for w in groups.windows(2) {
             let (u, lu) = (&w[0].0, w[0].1);
             let (v, lv) = (&w[1].0, w[1].1);
-            if !((lu.bug && lv.ok) || (lu.ok && lv.bug)) {
-                continue;
+            // The cut's constant goes to the side that may be "ok": of two equally simple
+            // cuts, the one that flags fewer values as bugs. The lower side may be ok:
+            // `E <= c` with `u <= c < v`.
+            if lu.ok && lv.bug {
+                let c = Value::simplest_in(u, v);
+                push(Atom::new(&terms, Rel::Le, c.clone()), tier, &mut cands);
+                let above = if integral && c.is_integer() && c != Value::ZERO {
+                    Atom::new(
+                        &terms,
+                        Rel::Ge,
+                        Value::from_rational(c.to_rational() + BigRational::one()),
+                    )
+                } else {
+                    Atom::new(&terms, Rel::Gt, c)
+                };
+                push(above, tier, &mut cands);
             }
-            let c = Value::simplest_in(u, v);
-            push(Atom::new(&terms, Rel::Le, c.clone()), tier, &mut cands);
-            let above = if integral && c.is_integer() && c != Value::ZERO {
-                Atom::new(
-                    &terms,
-                    Rel::Ge,
-                    Value::from_rational(
-                        c.to_rational() + num_rational::BigRational::from_integer(1.into()),
-                    ),
-                )
-            } else {
-                Atom::new(&terms, Rel::Gt, c)
-            };
-            push(above, tier, &mut cands);
+            // The upper side may be ok: `E < c` with `u < c <= v`.
+            if lu.bug && lv.ok {
+                let c = Value::simplest_in_upper(u, v);
+                push(Atom::new(&terms, Rel::Lt, c.clone()), tier, &mut cands);
+                push(Atom::new(&terms, Rel::Ge, c), tier, &mut cands);
+            }
         }
     }
     for a in extra {
@@ -298,5 +306,47 @@ fn lin_value(atom: &Atom, p: &[Value]) -> Value {
     match i64::try_from(sum) {
         Ok(i) => Value::Int(i),
         Err(_) => atom.lhs_value(p),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::oracle::{learn, Example, LearnConfig, Value};
+
+    fn learned(points: &[(i64, bool)]) -> String {
+        let vars = vec!["out".to_string()];
+        let data: Vec<Example> = points
+            .iter()
+            .map(|&(out, bug)| Example {
+                point: vec![Value::Int(out)],
+                bug,
+            })
+            .collect();
+        let report = learn(&vars, &data, &LearnConfig::default());
+        report.formula.expect("a formula").to_string()
+    }
+
+    #[test]
+    fn the_cut_constant_goes_to_the_ok_side() {
+        // Bugs below, ok above: 0 lies in the gap and is not flagged.
+        assert_eq!(
+            learned(&[(-34, true), (-5, true), (3, false), (50, false)]),
+            "(out < 0)"
+        );
+        // Bugs above, ok below: the same.
+        assert_eq!(
+            learned(&[(-34, false), (-5, false), (3, true), (50, true)]),
+            "(out > 0)"
+        );
+        // An ok point at the round constant itself bounds the cut.
+        assert_eq!(
+            learned(&[(-34, true), (-5, true), (0, false), (50, false)]),
+            "(out < 0)"
+        );
+        // A bug at the round constant: the cut moves into the gap above it.
+        assert_eq!(
+            learned(&[(-34, true), (0, true), (7, false), (50, false)]),
+            "(out < 4)"
+        );
     }
 }
