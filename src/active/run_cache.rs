@@ -109,6 +109,7 @@ mod tests {
                 stdout: out.as_bytes().to_vec(),
                 outcome: Outcome::Exit(0),
                 steps: 1,
+                undefined: None,
                 coverage: None,
             },
             Some(out.to_string()),

@@ -4,6 +4,7 @@ use super::bytecode::{ArgClass, Builtin, Ctype, Math1};
 use super::format::{self, FormatError, PrintfArgs, ScanSpec, ScanValue};
 use super::types::{Sc, Ty};
 use super::vm::{convert, make_ptr, Obj, Trap, Vm};
+use super::UndefinedKind;
 
 /// A builtin's C signature: fixed parameters (arguments are converted to them), return type,
 /// and whether more (variadic) arguments follow.
@@ -220,12 +221,18 @@ fn scan(vm: &mut Vm, fmt: u64, ptrs: &[u64]) -> Result<u64, Trap> {
 fn store_scanned(vm: &mut Vm, p: u64, spec: &ScanSpec, val: ScanValue) -> Result<(), Trap> {
     match val {
         ScanValue::Int(v) => {
-            let sc = match spec.len.int_bits() {
+            let bits = spec.len.int_bits();
+            let sc = match bits {
                 8 => Sc::U8,
                 16 => Sc::U16,
                 32 => Sc::U32,
                 _ => Sc::U64,
             };
+            // A signed number that does not fit its destination: C leaves it undefined.
+            let signed = matches!(spec.conv, b'd' | b'i');
+            if signed && bits < 64 && (v as i64) >> (bits - 1) != (v as i64) >> 63 {
+                vm.note_undefined_in_call(UndefinedKind::SignedOverflow);
+            }
             vm.store(p, sc, v)
         }
         ScanValue::Float(f) => {

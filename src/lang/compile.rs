@@ -2575,6 +2575,74 @@ mod fusion_tests {
         p.run(stdin.as_bytes(), &limits)
     }
 
+    #[test]
+    fn undefined_behaviour_is_noted_with_its_line_and_the_run_goes_on() {
+        use crate::lang::UndefinedKind::{FloatToInteger, SignedOverflow};
+        // (statement after reading int a and double d, input, first undefined behaviour)
+        let cases: &[(&str, &str, Option<crate::lang::UndefinedKind>)] = &[
+            ("r = a * 2;", "2000000000 0", Some(SignedOverflow)),
+            ("r = a * 2;", "1000000000 0", None),
+            ("r = a + 1;", "2147483647 0", Some(SignedOverflow)),
+            ("r = a - 1;", "-2147483648 0", Some(SignedOverflow)),
+            ("r = -a;", "-2147483648 0", Some(SignedOverflow)),
+            ("r = a; r++;", "2147483647 0", Some(SignedOverflow)),
+            ("r = a; r += 5;", "2147483647 0", Some(SignedOverflow)),
+            ("r = a; r--;", "5 0", None),
+            (
+                "long long x = a; x = x * x * x; r = x > 0;",
+                "3000000 0",
+                Some(SignedOverflow),
+            ),
+            (
+                "unsigned u = a; u = u * 4000000000u; r = u > 1;",
+                "7 0",
+                None,
+            ),
+            ("char c = a; c++; r = c;", "127 0", None),
+            ("short s = a; r = s;", "100000 0", None),
+            ("r = d;", "0 3e10", Some(FloatToInteger)),
+            ("r = d;", "0 -2147483648.5", None),
+            ("r = sqrt(d);", "0 -1", Some(FloatToInteger)),
+            ("unsigned u = d; r = u;", "0 -0.5", None),
+            ("unsigned u = d; r = u;", "0 -1", Some(FloatToInteger)),
+            ("scanf(\"%d\", &r);", "0 0 3000000000", Some(SignedOverflow)),
+            ("scanf(\"%d\", &r);", "0 0 -2147483648", None),
+            (
+                "short s; scanf(\"%hd\", &s); r = s;",
+                "0 0 40000",
+                Some(SignedOverflow),
+            ),
+            (
+                "long long x; scanf(\"%lld\", &x); r = x > 0;",
+                "0 0 3000000000",
+                None,
+            ),
+        ];
+        for &(stmt, input, want) in cases {
+            let src = format!(
+                "#include <stdio.h>\n#include <math.h>\nint main() {{\n  int a, r = 0; double d;\n  scanf(\"%d %lf\", &a, &d);\n  {stmt}\n  printf(\"%d\\n\", r);\n  return 0;\n}}\n"
+            );
+            let (fused, plain) = both(&src);
+            for p in [&fused, &plain] {
+                let e = run(p, input, 10_000);
+                assert!(e.exited(), "{stmt} on {input}: {:?}", e.outcome);
+                assert_eq!(e.undefined.map(|u| u.what), want, "{stmt} on {input}");
+                if let Some(u) = e.undefined {
+                    assert_eq!(u.line, 6, "{stmt} on {input}");
+                }
+            }
+        }
+        // The run goes on with what gcc -O0 on x86-64 gives.
+        let p = compile("int main(){int a; scanf(\"%d\",&a); printf(\"%d\\n\", a * 2); return 0;}")
+            .expect("compiles");
+        let e = run(&p, "2000000000", 1000);
+        assert_eq!(String::from_utf8_lossy(&e.stdout), "-294967296\n");
+        assert_eq!(
+            e.undefined.map(|u| u.to_string()).as_deref(),
+            Some("signed integer overflow at line 1")
+        );
+    }
+
     const LOOPS: &str = r#"#include <stdio.h>
 int g[40]; int gs = 2;
 int main() {

@@ -265,6 +265,36 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// An operation whose behaviour C leaves undefined. The interpreter goes on with what
+/// gcc -O0 on x86-64 gives (wrapping, `0x80000000`), but a correct program may print
+/// anything from there on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UndefinedKind {
+    /// A signed `+ - *` or negation whose result does not fit its type.
+    SignedOverflow,
+    /// A floating value converted to an integer type it does not fit (or NaN).
+    FloatToInteger,
+}
+
+/// The first undefined behaviour a run went through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Undefined {
+    /// 1-based source line.
+    pub line: u32,
+    /// What happened.
+    pub what: UndefinedKind,
+}
+
+impl fmt::Display for Undefined {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.what {
+            UndefinedKind::SignedOverflow => "signed integer overflow",
+            UndefinedKind::FloatToInteger => "floating value out of the integer range",
+        };
+        write!(f, "{what} at line {}", self.line)
+    }
+}
+
 /// The result of one run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Execution {
@@ -274,6 +304,8 @@ pub struct Execution {
     pub outcome: Outcome,
     /// Steps used.
     pub steps: u64,
+    /// The first undefined behaviour of C the run went through (the run went on).
+    pub undefined: Option<Undefined>,
     /// Indices into [`Program::statement_lines`] of the statements executed, ascending,
     /// when [`Limits::record_coverage`] was set.
     pub coverage: Option<Vec<u32>>,
@@ -514,6 +546,7 @@ impl Program {
                         stdout: vec![],
                         outcome: vm::outcome(code, t, 0),
                         steps: 0,
+                        undefined: None,
                         coverage: None,
                     }
                 }
@@ -562,6 +595,7 @@ impl Program {
         });
         Execution {
             steps: vm.steps(),
+            undefined: vm.undefined(),
             stdout: std::mem::take(&mut vm.stdout),
             outcome,
             coverage,

@@ -2,7 +2,7 @@
 
 use super::bytecode::{Bop, Code, Cop, HoleSite, HoleVarPlace, Instr};
 use super::types::{Ak, Sc};
-use super::{Limits, Outcome};
+use super::{Limits, Outcome, Undefined, UndefinedKind};
 
 /// Object ids at or above this are heap (malloc) objects.
 pub const HEAP_BIT: u32 = 1 << 31;
@@ -33,6 +33,9 @@ pub enum Trap {
     /// Stopped before an input read, as asked by [`Vm::pause_before_input`] (never an
     /// outcome: [`Vm::resume`] continues the run).
     Paused,
+    /// Never a stop: an operation whose behaviour C leaves undefined gave this value (what
+    /// gcc -O0 on x86-64 gives); the machine notes it and goes on.
+    Undefined(UndefinedKind, u64),
 }
 
 /// A memory object: a byte range of global/stack memory or of the heap.
@@ -79,6 +82,10 @@ pub struct Vm<'a> {
     slack: i64,
     last_ret: u64,
     hole_handler: Option<&'a mut dyn HoleHandler>,
+    /// The first undefined behaviour of C the run went through: (pc, what).
+    undefined: Option<(u32, UndefinedKind)>,
+    /// The instruction of the builtin call running (for its undefined behaviour).
+    call_pc: u32,
     /// Stop with [`Trap::Paused`] before the next input read?
     pause_before_input: bool,
     /// Where a paused run continues: (pc, bp, ob).
@@ -108,6 +115,7 @@ pub struct Snapshot {
     coverage: Option<Vec<bool>>,
     rand_state: u64,
     last_ret: u64,
+    undefined: Option<(u32, UndefinedKind)>,
 }
 
 impl Snapshot {
@@ -236,15 +244,16 @@ fn div_zero() -> Trap {
     Trap::Error("division by zero".into())
 }
 
-/// One signed integer operation of C at type `$t` (wrapping; division traps on zero and
-/// on `MIN / -1`, as gcc's SIGFPE does), giving the `$t` result.
+/// One signed integer operation of C at type `$t` (division traps on zero and on
+/// `MIN / -1`, as gcc's SIGFPE does), giving the `$t` result; an overflow of `+ - *`
+/// returns [`Trap::Undefined`] with the wrapped value.
 macro_rules! signed_binop {
     ($t:ty, $op:expr, $a:expr, $b:expr) => {{
         let (x, y) = ($a as $t, $b as $t);
-        match $op {
-            Bop::Add => x.wrapping_add(y),
-            Bop::Sub => x.wrapping_sub(y),
-            Bop::Mul => x.wrapping_mul(y),
+        let (r, overflow) = match $op {
+            Bop::Add => x.overflowing_add(y),
+            Bop::Sub => x.overflowing_sub(y),
+            Bop::Mul => x.overflowing_mul(y),
             Bop::Div | Bop::Rem => {
                 if y == 0 {
                     return Err(div_zero());
@@ -253,17 +262,24 @@ macro_rules! signed_binop {
                     return Err(Trap::Error("integer overflow".into()));
                 }
                 if $op == Bop::Div {
-                    x / y
+                    (x / y, false)
                 } else {
-                    x % y
+                    (x % y, false)
                 }
             }
-            Bop::Shl => x.wrapping_shl($b as u32),
-            Bop::Shr => x.wrapping_shr($b as u32),
-            Bop::And => x & y,
-            Bop::Or => x | y,
-            Bop::Xor => x ^ y,
+            Bop::Shl => (x.wrapping_shl($b as u32), false),
+            Bop::Shr => (x.wrapping_shr($b as u32), false),
+            Bop::And => (x & y, false),
+            Bop::Or => (x | y, false),
+            Bop::Xor => (x ^ y, false),
+        };
+        if overflow {
+            return Err(Trap::Undefined(
+                UndefinedKind::SignedOverflow,
+                r as i64 as u64,
+            ));
         }
+        r
     }};
 }
 
@@ -318,6 +334,36 @@ fn binop(op: Bop, k: Ak, a: u64, b: u64) -> Result<u64, Trap> {
     })
 }
 
+/// Whether `-a` overflows in signed kind `k` (C leaves it undefined).
+fn negation_overflows(k: Ak, a: u64) -> bool {
+    match k {
+        Ak::I32 => a as i32 == i32::MIN,
+        Ak::I64 => a as i64 == i64::MIN,
+        _ => false,
+    }
+}
+
+/// Whether converting the floating value `f` to `to` is defined in C: always for a
+/// floating or boolean target; for an integer target, when the value truncated toward
+/// zero fits (so never for NaN or an infinity).
+fn float_fits(to: Sc, f: f64) -> bool {
+    let (min, max) = match to {
+        Sc::I8 => (i8::MIN as f64, i8::MAX as f64),
+        Sc::U8 => (0.0, u8::MAX as f64),
+        Sc::I16 => (i16::MIN as f64, i16::MAX as f64),
+        Sc::U16 => (0.0, u16::MAX as f64),
+        Sc::I32 => (i32::MIN as f64, i32::MAX as f64),
+        Sc::U32 => (0.0, u32::MAX as f64),
+        // 2^63 and 2^64 are exact as f64; the largest values below them are not.
+        Sc::I64 | Sc::Ptr => {
+            return (-9223372036854775808.0..9223372036854775808.0).contains(&f.trunc())
+        }
+        Sc::U64 => return (0.0..18446744073709551616.0).contains(&f.trunc()),
+        Sc::Bool | Sc::F32 | Sc::F64 => return true,
+    };
+    (min..=max).contains(&f.trunc())
+}
+
 /// `-a` in kind `k` (integers wrap).
 pub fn negate(k: Ak, a: u64) -> u64 {
     match k {
@@ -339,10 +385,11 @@ pub fn bit_not(k: Ak, a: u64) -> u64 {
 /// The binary operation `a op b` in kind `k` exactly as the interpreter does it; `Err`
 /// holds the runtime error message (division by zero, overflow of `MIN / -1`).
 pub fn binary(op: Bop, k: Ak, a: u64, b: u64) -> Result<u64, String> {
-    binop(op, k, a, b).map_err(|t| match t {
-        Trap::Error(m) => m,
-        other => format!("{other:?}"),
-    })
+    match binop(op, k, a, b) {
+        Ok(v) | Err(Trap::Undefined(_, v)) => Ok(v),
+        Err(Trap::Error(m)) => Err(m),
+        Err(other) => Err(format!("{other:?}")),
+    }
 }
 
 /// The comparison `a op b` in kind `k` (0 or 1) exactly as the interpreter does it.
@@ -405,6 +452,8 @@ impl<'a> Vm<'a> {
             slack: i64::from(limits.bounds_slack.min(PAD)),
             last_ret: 0,
             hole_handler: None,
+            undefined: None,
+            call_pc: 0,
             pause_before_input: false,
             resume_at: (0, 0, 0),
         };
@@ -461,6 +510,8 @@ impl<'a> Vm<'a> {
             slack: i64::from(limits.bounds_slack.min(PAD)),
             last_ret: snap.last_ret,
             hole_handler: None,
+            undefined: snap.undefined,
+            call_pc: 0,
             pause_before_input: false,
             resume_at: snap.resume_at,
         }
@@ -492,6 +543,7 @@ impl<'a> Vm<'a> {
             coverage: self.coverage.clone(),
             rand_state: self.rand_state,
             last_ret: self.last_ret,
+            undefined: self.undefined,
         }
     }
 
@@ -799,6 +851,26 @@ impl<'a> Vm<'a> {
         self.exec(pc, bp, ob)
     }
 
+    /// Records the first undefined behaviour (at the instruction `pc`).
+    #[cold]
+    fn note_undefined(&mut self, pc: u32, what: UndefinedKind) {
+        self.undefined.get_or_insert((pc, what));
+    }
+
+    /// Records undefined behaviour inside the builtin call running (e.g. `scanf` storing
+    /// a number its destination cannot hold).
+    pub(crate) fn note_undefined_in_call(&mut self, what: UndefinedKind) {
+        self.note_undefined(self.call_pc, what);
+    }
+
+    /// The first undefined behaviour of C the run went through, with its source line.
+    pub fn undefined(&self) -> Option<Undefined> {
+        self.undefined.map(|(pc, what)| Undefined {
+            line: self.code.lines.get(pc as usize).copied().unwrap_or(0),
+            what,
+        })
+    }
+
     /// One step of statement `n`: costs a unit of fuel (`Timeout` when none is left) and
     /// marks the statement covered.
     #[inline(always)]
@@ -828,6 +900,19 @@ impl<'a> Vm<'a> {
                 ($e:expr) => {
                     match $e {
                         Ok(v) => v,
+                        Err(t) => return Err((t, here)),
+                    }
+                };
+            }
+            // An arithmetic result: an undefined one is noted and the run goes on.
+            macro_rules! arith {
+                ($e:expr) => {
+                    match $e {
+                        Ok(v) => v,
+                        Err(Trap::Undefined(what, v)) => {
+                            self.note_undefined(here, what);
+                            v
+                        }
                         Err(t) => return Err((t, here)),
                     }
                 };
@@ -892,7 +977,7 @@ impl<'a> Vm<'a> {
                 } => {
                     let i = (bp + slot) as usize;
                     let old = self.slots.get(i).copied().unwrap_or(0);
-                    let new = inc(sc, old, delta);
+                    let new = arith!(inc(sc, old, delta));
                     if let Some(x) = self.slots.get_mut(i) {
                         *x = new;
                     }
@@ -901,19 +986,19 @@ impl<'a> Vm<'a> {
                 Instr::IncMem { sc, delta, post } => {
                     let p = self.pop();
                     let old = tr!(self.load(p, sc));
-                    let new = inc(sc, old, delta);
+                    let new = arith!(inc(sc, old, delta));
                     tr!(self.store(p, sc, new));
                     self.stack.push(if post { old } else { new });
                 }
                 Instr::Bin(op, k) => {
                     let b = self.pop();
                     let a = self.pop();
-                    let r = tr!(binop(op, k, a, b));
+                    let r = arith!(binop(op, k, a, b));
                     self.stack.push(r);
                 }
                 Instr::BinC(op, k, c) => {
                     let a = self.pop();
-                    let r = tr!(binop(op, k, a, c));
+                    let r = arith!(binop(op, k, a, c));
                     self.stack.push(r);
                 }
                 Instr::CmpC(op, k, c) => {
@@ -935,8 +1020,8 @@ impl<'a> Vm<'a> {
                 }
                 Instr::IncSlotDrop { slot, sc, delta } => {
                     let i = (bp + slot) as usize;
-                    if let Some(x) = self.slots.get_mut(i) {
-                        *x = inc(sc, *x, delta);
+                    if let Some(&old) = self.slots.get(i) {
+                        self.slots[i] = arith!(inc(sc, old, delta));
                     }
                 }
                 Instr::LoadLocal(sc, n) => {
@@ -946,18 +1031,18 @@ impl<'a> Vm<'a> {
                 Instr::BinS(op, k, s) => {
                     let b = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
                     let a = self.pop();
-                    let r = tr!(binop(op, k, a, b));
+                    let r = arith!(binop(op, k, a, b));
                     self.stack.push(r);
                 }
                 Instr::BinSC(op, k, s, c) => {
                     let a = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
-                    let r = tr!(binop(op, k, a, c));
+                    let r = arith!(binop(op, k, a, c));
                     self.stack.push(r);
                 }
                 Instr::BinSet(op, k, s) => {
                     let b = self.pop();
                     let a = self.pop();
-                    let r = tr!(binop(op, k, a, b));
+                    let r = arith!(binop(op, k, a, b));
                     if let Some(x) = self.slots.get_mut((bp + s) as usize) {
                         *x = r;
                     }
@@ -997,15 +1082,16 @@ impl<'a> Vm<'a> {
                     delta,
                     target,
                 } => {
-                    if let Some(x) = self.slots.get_mut((bp + slot) as usize) {
-                        *x = inc(sc, *x, delta);
+                    let i = (bp + slot) as usize;
+                    if let Some(&old) = self.slots.get(i) {
+                        self.slots[i] = arith!(inc(sc, old, delta));
                     }
                     pc = target;
                 }
                 Instr::BinSSet(op, k, src, dst) => {
                     let b = self.slots.get((bp + src) as usize).copied().unwrap_or(0);
                     let a = self.pop();
-                    let r = tr!(binop(op, k, a, b));
+                    let r = arith!(binop(op, k, a, b));
                     if let Some(x) = self.slots.get_mut((bp + dst) as usize) {
                         *x = r;
                     }
@@ -1058,7 +1144,7 @@ impl<'a> Vm<'a> {
                 }
                 Instr::BinCStore(op, k, sc, c) => {
                     let a = self.pop();
-                    let v = tr!(binop(op, k, a, c));
+                    let v = arith!(binop(op, k, a, c));
                     let p = self.pop();
                     tr!(self.store(p, sc, v));
                 }
@@ -1086,7 +1172,7 @@ impl<'a> Vm<'a> {
                 Instr::BinG(op, k, sc, off) => {
                     let b = tr!(self.load_at(false, off as usize, sc));
                     let a = self.pop();
-                    let r = tr!(binop(op, k, a, b));
+                    let r = arith!(binop(op, k, a, b));
                     self.stack.push(r);
                 }
                 Instr::CmpSJz(op, k, s, t) => {
@@ -1126,14 +1212,14 @@ impl<'a> Vm<'a> {
                     tr!(self.step(n));
                     let a = self.slots.get((bp + sa) as usize).copied().unwrap_or(0);
                     let b = self.slots.get((bp + sb) as usize).copied().unwrap_or(0);
-                    let r = tr!(binop(op, k, a, b));
+                    let r = arith!(binop(op, k, a, b));
                     self.stack.push(r);
                 }
                 Instr::BinGlobalIdx(op, k, sc, n, size, s) => {
                     let i = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
                     let b = tr!(self.load(ptr_add(make_ptr(n, 0), i, size), sc));
                     let a = self.pop();
-                    let r = tr!(binop(op, k, a, b));
+                    let r = arith!(binop(op, k, a, b));
                     self.stack.push(r);
                 }
                 Instr::Cmp(op, k) => {
@@ -1143,6 +1229,9 @@ impl<'a> Vm<'a> {
                 }
                 Instr::Neg(k) => {
                     let a = self.pop();
+                    if negation_overflows(k, a) {
+                        self.note_undefined(here, UndefinedKind::SignedOverflow);
+                    }
                     self.stack.push(negate(k, a));
                 }
                 Instr::BitNot(k) => {
@@ -1172,6 +1261,9 @@ impl<'a> Vm<'a> {
                 }
                 Instr::Conv(from, to) => {
                     let a = self.pop();
+                    if from.is_float() && !float_fits(to, f64::from_bits(a)) {
+                        self.note_undefined(here, UndefinedKind::FloatToInteger);
+                    }
                     self.stack.push(convert(from, to, a));
                 }
                 Instr::PtrAdd(size) => {
@@ -1235,6 +1327,7 @@ impl<'a> Vm<'a> {
                         self.resume_at = (here, bp, ob);
                         return Err((Trap::Paused, here));
                     }
+                    self.call_pc = here;
                     tr!(super::builtins::call(self, b, site));
                 }
                 Instr::InitBytes(d) => {
@@ -1282,9 +1375,25 @@ fn ptr_add(p: u64, i: u64, size: u32) -> u64 {
     make_ptr(id, off)
 }
 
-/// `v + delta` in storage kind `sc` (pointers: byte offset; floats: +-1).
+/// `v + delta` in storage kind `sc` (pointers: byte offset; floats: +-1); an `int` or
+/// `long long` overflow returns [`Trap::Undefined`] with the wrapped value.
 #[inline]
-fn inc(sc: Sc, v: u64, delta: i32) -> u64 {
+fn inc(sc: Sc, v: u64, delta: i32) -> Result<u64, Trap> {
+    let overflow = match sc {
+        Sc::I32 => (v as i32).checked_add(delta).is_none(),
+        Sc::I64 => (v as i64).checked_add(i64::from(delta)).is_none(),
+        _ => false,
+    };
+    let r = wrapping_inc(sc, v, delta);
+    if overflow {
+        return Err(Trap::Undefined(UndefinedKind::SignedOverflow, r));
+    }
+    Ok(r)
+}
+
+/// `v + delta` in storage kind `sc`, wrapping.
+#[inline]
+fn wrapping_inc(sc: Sc, v: u64, delta: i32) -> u64 {
     match sc {
         Sc::F64 => (f64::from_bits(v) + f64::from(delta.signum())).to_bits(),
         Sc::F32 => ((f64::from_bits(v) + f64::from(delta.signum())) as f32 as f64).to_bits(),
@@ -1311,6 +1420,10 @@ pub fn outcome(code: &Code, trap: Trap, pc: u32) -> Outcome {
         Trap::Paused => Outcome::RuntimeError {
             line: code.lines.get(pc as usize).copied().unwrap_or(0),
             message: "internal error: run paused before input".into(),
+        },
+        Trap::Undefined(..) => Outcome::RuntimeError {
+            line: code.lines.get(pc as usize).copied().unwrap_or(0),
+            message: "internal error: undefined behaviour escaped the machine".into(),
         },
     }
 }

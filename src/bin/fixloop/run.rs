@@ -68,6 +68,10 @@ pub fn main(a: RunArgs) -> ExitCode {
     if a.verbose {
         eprintln!("{} ({} steps)", exec.outcome, exec.steps);
     }
+    // Like a sanitizer's report: the run went on, but C does not define what follows.
+    if let Some(u) = exec.undefined {
+        eprintln!("{name}: warning: undefined behaviour: {u}");
+    }
     match exec.outcome {
         Outcome::Exit(_) => ExitCode::SUCCESS,
         Outcome::Timeout => {
