@@ -32,11 +32,11 @@ fn runner() -> impl FnMut(&[Num]) -> Observation {
     }
 }
 
-fn labeller(q: &Query) -> Label {
-    Label {
+fn labeller(q: &Query) -> Option<Label> {
+    Some(Label {
         bug: parity_bug(&q.input),
         expected: None,
-    }
+    })
 }
 
 /// Single-variable atoms, no simplex: no formula within the limits, so the SAT search

@@ -72,7 +72,7 @@ fn run(seed: u64, budget: usize) -> Outcome {
         ..ActiveConfig::default()
     };
     let mut l = start(config, seed);
-    let report = l.run(&mut reference);
+    let report = l.run(&mut |q: &Query| Some(reference(q)));
     let labels = l
         .labelled()
         .iter()
@@ -169,7 +169,7 @@ fn generation_budget_stops_the_loop() {
         ..ActiveConfig::default()
     };
     let mut l = start(config, 1);
-    let r = l.run(&mut reference);
+    let r = l.run(&mut |q: &Query| Some(reference(q)));
     assert_eq!(r.stop, Some(StopReason::GenerationBudget));
     assert_eq!(r.generated, 30);
     assert!(r.to_string().contains("generation budget"));
@@ -265,4 +265,32 @@ fn leftover_labels_follow_a_stopped_fuzzer() {
     assert!(matches!(report.stop, Some(StopReason::Fuzzer(_))));
     assert_eq!(generated.len(), 2);
     assert_eq!(asked.len(), 2, "both generated tests are asked");
+}
+
+#[test]
+fn a_question_the_labeller_cannot_answer_is_skipped_without_spending_a_label() {
+    let config = ActiveConfig {
+        label_budget: 8,
+        max_generated: 3_000,
+        ..ActiveConfig::default()
+    };
+    let mut l = start(config, 3);
+    let mut refused = 0;
+    // Inputs whose first value is odd are "invalid" to this labeller.
+    let report = l.run(&mut |q: &Query| {
+        if ints(&q.input).0 % 2 != 0 {
+            refused += 1;
+            return None;
+        }
+        Some(reference(q))
+    });
+    assert!(refused > 0, "no question was refused");
+    assert_eq!(report.skipped, refused);
+    assert_eq!(report.labels, 8);
+    assert!(l
+        .labelled()
+        .iter()
+        .skip(1)
+        .all(|t| ints(&t.input).0 % 2 == 0));
+    assert!(report.to_string().contains(&format!("{refused} skipped")));
 }

@@ -26,6 +26,10 @@ pub struct EvalConfig {
     /// Fuel of fuzzed runs (candidates, committee neighbours, their golden labels) from
     /// the slowest train test.
     pub fuzz_fuel: FuzzFuel,
+    /// The golden labeller answers also where the golden run has no defined answer
+    /// (Learn2fix's behaviour); by default such questions are skipped. See
+    /// [`ReferenceLabeller::answering_undefined`].
+    pub label_undefined: bool,
 }
 
 impl Default for EvalConfig {
@@ -35,6 +39,7 @@ impl Default for EvalConfig {
             label_budgets: vec![10, 20, 30],
             limits: Limits::default(),
             fuzz_fuel: FuzzFuel::default(),
+            label_undefined: false,
         }
     }
 }
@@ -73,6 +78,8 @@ pub struct RunMetrics {
     pub labelled: usize,
     /// Of those, failing.
     pub labelled_failing: usize,
+    /// Questions the labeller skipped until then (the golden run had no defined answer).
+    pub skipped: usize,
     /// Candidate tests generated until then.
     pub generated: usize,
     /// Of those, failing (checked with the golden program).
@@ -274,7 +281,9 @@ impl Prepared {
             label_budget: max_budget,
             ..config.active.clone()
         };
-        let mut labeller = ReferenceLabeller::new(self.fuzz_golden.clone());
+        let mut labeller = ReferenceLabeller::new(self.fuzz_golden.clone())
+            .answering_undefined(config.label_undefined)
+            .knowing_valid(start);
         let mut judged = Vec::new();
         let mut lp = ActiveLoop::new(
             active,
@@ -305,8 +314,8 @@ impl Prepared {
             match lp.next_step() {
                 Step::Ask(q) => {
                     let label = labeller.label(&q);
-                    let _ = lp.answer(label);
-                    asked += 1;
+                    asked += usize::from(label.is_some());
+                    lp.settle(label);
                 }
                 Step::Done(reason) => break reason.to_string(),
             }
@@ -374,6 +383,7 @@ impl Prepared {
             initial_test: initial_test.to_string(),
             labelled: asked.len(),
             labelled_failing: asked.iter().filter(|b| **b).count(),
+            skipped: report.skipped,
             generated,
             generated_failing,
             validation: self.validation.len(),

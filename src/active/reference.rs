@@ -1,10 +1,11 @@
-//! The golden program as labeller: a run is a bug when its answer differs from the golden program's.
+//! The golden program as labeller: a run is a bug when its answer differs from the golden program's; no answer where the golden one is undefined.
 
 use super::num::Num;
 use super::observe::{Observation, Status};
 use super::program::{status_of, ProgramRunner};
 use super::session::{Label, Labeller, Query};
 use crate::compare::outputs_match;
+use crate::lang::Execution;
 
 /// Whether a buggy run differs from the golden run: a different ending (normal /
 /// timeout / runtime error), or answers that differ per [`outputs_match`] (a missing
@@ -25,12 +26,26 @@ pub fn differs(
     }
 }
 
+/// Whether a golden run gives an answer to compare with: it ended normally and, when
+/// `undefined_counts`, without going through undefined behaviour of C. Otherwise the
+/// input is outside what the golden program handles (an array overrun, an overflow, a
+/// loop too long for the fuel), and whatever it printed is no reference.
+pub fn defined(golden: &Execution, undefined_counts: bool) -> bool {
+    golden.exited() && !(undefined_counts && golden.undefined.is_some())
+}
+
 /// Labels by running the golden (fixed) program: "bug" when the buggy run's answer
 /// differs from the golden one; the expected output is the golden answer (the whole
-/// stdout for Codeflaws, the extracted answer for IntroClass).
+/// stdout for Codeflaws, the extracted answer for IntroClass). Where the golden run has
+/// no defined answer ([`defined`]) it does not answer, as a person told an input is
+/// invalid would skip it, unless [`ReferenceLabeller::answering_undefined`] is set.
+/// Undefined behaviour counts unless the golden program goes through it on an input
+/// known to be valid ([`ReferenceLabeller::knowing_valid`]).
 #[derive(Debug, Clone)]
 pub struct ReferenceLabeller {
     golden: ProgramRunner,
+    answer_undefined: bool,
+    undefined_counts: bool,
     /// Questions answered.
     pub asked: usize,
 }
@@ -39,14 +54,43 @@ impl ReferenceLabeller {
     /// A labeller running `golden` (with the same limits and answer extractor as the
     /// buggy program).
     pub fn new(golden: ProgramRunner) -> ReferenceLabeller {
-        ReferenceLabeller { golden, asked: 0 }
+        ReferenceLabeller {
+            golden,
+            answer_undefined: false,
+            undefined_counts: true,
+            asked: 0,
+        }
     }
 
-    /// The verdict on the buggy run `obs` of `input`.
+    /// This labeller answering also where the golden run has no defined answer, by
+    /// comparing with whatever it printed (as Learn2fix's golden labeller does).
+    pub fn answering_undefined(mut self, yes: bool) -> ReferenceLabeller {
+        self.answer_undefined = yes;
+        self
+    }
+
+    /// This labeller told that `input` is a valid one (e.g. the failing test the loop
+    /// starts from). If the golden program goes through undefined behaviour of C on it
+    /// (an overflow it relies on), undefined behaviour is no sign of an invalid input for
+    /// this program: from then on only an abnormal end of the golden run is.
+    pub fn knowing_valid(mut self, input: &[Num]) -> ReferenceLabeller {
+        if self.golden.execute(input).0.undefined.is_some() {
+            self.undefined_counts = false;
+        }
+        self
+    }
+
+    /// The verdict on the buggy run `obs` of `input`, comparing with the golden run
+    /// whether or not it is [`defined`].
     pub fn judge(&self, input: &[Num], obs: &Observation) -> Label {
+        self.judge_run(input, obs).0
+    }
+
+    /// The verdict, and whether the golden run was [`defined`].
+    fn judge_run(&self, input: &[Num], obs: &Observation) -> (Label, bool) {
         let (exec, answer) = self.golden.execute(input);
         let gstatus = status_of(&exec.outcome);
-        Label {
+        let label = Label {
             bug: differs(
                 obs.status,
                 obs.answer.as_deref(),
@@ -54,13 +98,76 @@ impl ReferenceLabeller {
                 answer.as_deref(),
             ),
             expected: answer,
-        }
+        };
+        (label, defined(&exec, self.undefined_counts))
     }
 }
 
 impl Labeller for ReferenceLabeller {
-    fn label(&mut self, query: &Query) -> Label {
+    fn label(&mut self, query: &Query) -> Option<Label> {
+        let (label, defined) = self.judge_run(&query.input, &query.observation);
+        if !defined && !self.answer_undefined {
+            return None;
+        }
         self.asked += 1;
-        self.judge(&query.input, &query.observation)
+        Some(label)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::active::observe::Runner;
+    use crate::active::session::AskReason;
+    use crate::corpus::AnswerExtractor;
+    use crate::lang::{compile, Limits};
+
+    fn runner(source: &str) -> ProgramRunner {
+        let program = compile(source).expect("compiles");
+        ProgramRunner::new(program, Limits::default(), AnswerExtractor::WholeOutput)
+    }
+
+    /// Doubles n; the golden program's array holds 10 values and its product overflows
+    /// for large n.
+    const GOLDEN: &str = "int main(){int n, a[10]; scanf(\"%d\",&n); a[n % 1000] = n; \
+        printf(\"%d\\n\", n * 1000000 / 500000); return 0;}";
+    const BUGGY: &str =
+        "int main(){int n; scanf(\"%d\",&n); printf(\"%d\\n\", n + n + (n == 3)); return 0;}";
+
+    fn ask(labeller: &mut ReferenceLabeller, n: i64) -> Option<Label> {
+        let input = [Num::Int(n)];
+        let query = Query {
+            observation: runner(BUGGY).run(&input),
+            input: input.to_vec(),
+            reason: AskReason::OraclePredictsBug,
+        };
+        labeller.label(&query)
+    }
+
+    #[test]
+    fn no_answer_where_the_golden_run_is_undefined_unless_asked_for() {
+        let mut skipping = ReferenceLabeller::new(runner(GOLDEN));
+        assert_eq!(ask(&mut skipping, 3).map(|l| l.bug), Some(true));
+        assert_eq!(ask(&mut skipping, 4).map(|l| l.bug), Some(false));
+        // 5000 overflows `n * 1000000`; 500 writes past the array.
+        assert_eq!(ask(&mut skipping, 5000), None);
+        assert_eq!(ask(&mut skipping, 500), None);
+        assert_eq!(skipping.asked, 2);
+        let mut answering = ReferenceLabeller::new(runner(GOLDEN)).answering_undefined(true);
+        assert_eq!(ask(&mut answering, 5000).map(|l| l.bug), Some(true));
+        assert!(ask(&mut answering, 500).is_some());
+        assert_eq!(answering.asked, 2);
+    }
+
+    #[test]
+    fn undefined_behaviour_on_a_valid_input_is_no_sign_of_an_invalid_one() {
+        // The golden program overflows `n * 1000000` already on the valid input 3000.
+        let mut labeller = ReferenceLabeller::new(runner(GOLDEN)).knowing_valid(&[Num::Int(3000)]);
+        assert_eq!(ask(&mut labeller, 5000).map(|l| l.bug), Some(true));
+        // An abnormal end still is.
+        assert_eq!(ask(&mut labeller, 500), None);
+        // A valid input without undefined behaviour changes nothing.
+        let mut labeller = ReferenceLabeller::new(runner(GOLDEN)).knowing_valid(&[Num::Int(3)]);
+        assert_eq!(ask(&mut labeller, 5000), None);
     }
 }

@@ -229,6 +229,8 @@ pub struct Report {
     pub stop: Option<StopReason>,
     /// Questions answered.
     pub labels: usize,
+    /// Questions skipped (the labeller could not tell); they spend no label.
+    pub skipped: usize,
     /// Of those, labelled "bug".
     pub labelled_bug: usize,
     /// Candidate tests generated.
@@ -256,9 +258,10 @@ impl fmt::Display for Report {
         }
         writeln!(
             f,
-            "labels: {} ({} bug), generated: {}, executions: {}, look-ahead learns: {}{}, failed learns: {}, conflicts: {}",
+            "labels: {} ({} bug, {} skipped), generated: {}, executions: {}, look-ahead learns: {}{}, failed learns: {}, conflicts: {}",
             self.labels,
             self.labelled_bug,
+            self.skipped,
             self.generated,
             self.executions,
             self.committee_learns,
@@ -276,12 +279,13 @@ impl fmt::Display for Report {
 
 /// Answers queries: a person (the UI) or a reference program.
 pub trait Labeller {
-    /// The verdict on `query`.
-    fn label(&mut self, query: &Query) -> Label;
+    /// The verdict on `query`, or `None` when the labeller cannot tell (e.g. the input
+    /// is not a valid one): the loop skips the test without spending a label.
+    fn label(&mut self, query: &Query) -> Option<Label>;
 }
 
-impl<F: FnMut(&Query) -> Label> Labeller for F {
-    fn label(&mut self, query: &Query) -> Label {
+impl<F: FnMut(&Query) -> Option<Label>> Labeller for F {
+    fn label(&mut self, query: &Query) -> Option<Label> {
         self(query)
     }
 }
@@ -315,6 +319,7 @@ pub struct ActiveLoop<R: Runner, O: BugOracle> {
     executions: usize,
     committee_learns: usize,
     learn_failures: usize,
+    skipped: usize,
 }
 
 impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
@@ -347,6 +352,7 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
             executions: 1,
             committee_learns: 0,
             learn_failures: 0,
+            skipped: 0,
         };
         this.add_label(LabelledTest {
             input: failing.to_vec(),
@@ -431,20 +437,27 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
     /// Drops the pending question without a label (the labeller cannot tell); the loop
     /// goes on with the next candidate. The skipped test stays in [`Self::generated`].
     pub fn skip(&mut self) -> Result<(), AnswerError> {
-        self.pending
-            .take()
-            .map(|_| ())
-            .ok_or(AnswerError::NoPendingQuery)
+        self.pending.take().ok_or(AnswerError::NoPendingQuery)?;
+        self.skipped += 1;
+        Ok(())
     }
 
     /// Runs to the end, asking `labeller` every question.
     pub fn run(&mut self, labeller: &mut dyn Labeller) -> Report {
         while let Step::Ask(q) = self.next_step() {
             let label = labeller.label(&q);
-            // A question is pending here, so answering cannot fail.
-            let _ = self.answer(label);
+            self.settle(label);
         }
         self.report()
+    }
+
+    /// Applies a labeller's verdict on the pending question: the label, or a skip when
+    /// it could not tell. Without a pending question it does nothing.
+    pub fn settle(&mut self, label: Option<Label>) {
+        let _ = match label {
+            Some(label) => self.answer(label),
+            None => self.skip(),
+        };
     }
 
     /// The current counters.
@@ -452,6 +465,7 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
         Report {
             stop: self.stop,
             labels: self.asked(),
+            skipped: self.skipped,
             labelled_bug: self
                 .labelled
                 .iter()

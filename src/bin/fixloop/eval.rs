@@ -48,6 +48,13 @@ pub struct EvalArgs {
     /// --max-run-conflicts) also apply to `--repair --tests labels`.
     #[arg(long)]
     pub no_leftover_labels: bool,
+    /// The golden labeller answers also questions on which the golden program has no
+    /// defined answer (it stops abnormally or goes through undefined behaviour of C, such
+    /// as a signed overflow), comparing with whatever it printed, as Learn2fix's does. By
+    /// default it skips them, as a person told an input is invalid would; a skip spends
+    /// no label. Also applies to `--repair --tests labels`.
+    #[arg(long)]
+    pub label_undefined: bool,
     /// Learner budget: SAT conflicts of all learn calls of a run together (0: no cap,
     /// only the learner's per-learn-call limit).
     #[arg(long, default_value_t = ActiveConfig::default().max_conflicts.unwrap_or(0))]
@@ -377,11 +384,11 @@ fn csv_field(s: &str) -> String {
 
 fn write_csv(path: &Path, rows: &[(RunMetrics, f64)]) -> std::io::Result<()> {
     let mut out = String::from(
-        "subject,run,seed,label_budget,initial_test,labelled,labelled_failing,generated,generated_failing,validation,validation_failing,correct,correct_failing,accuracy,conditional_accuracy,p_labelled_failing,p_generated_failing,look_ahead_learns,learn_failures,conflicts,subject_cpu_s,stop,formula\n",
+        "subject,run,seed,label_budget,initial_test,labelled,labelled_failing,skipped,generated,generated_failing,validation,validation_failing,correct,correct_failing,accuracy,conditional_accuracy,p_labelled_failing,p_generated_failing,look_ahead_learns,learn_failures,conflicts,subject_cpu_s,stop,formula\n",
     );
     for (r, t) in rows {
         out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{},{},{},{:.3},{},{}\n",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{},{},{},{:.3},{},{}\n",
             csv_field(&r.subject),
             r.run,
             r.seed,
@@ -389,6 +396,7 @@ fn write_csv(path: &Path, rows: &[(RunMetrics, f64)]) -> std::io::Result<()> {
             csv_field(&r.initial_test),
             r.labelled,
             r.labelled_failing,
+            r.skipped,
             r.generated,
             r.generated_failing,
             r.validation,
@@ -443,6 +451,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
             floor: args.fuzz_fuel_floor,
             cap: args.fuel,
         },
+        label_undefined: args.label_undefined,
     };
     let learn = LearnConfig {
         max_literals: args.max_literals,
@@ -517,6 +526,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
             "max_look_ahead_learns": args.max_look_ahead_learns,
             "max_run_conflicts": args.max_run_conflicts,
             "leftover_labels": !args.no_leftover_labels,
+            "label_undefined": args.label_undefined,
             "threads": threads,
             "time_s": elapsed,
             "cpu_s": cpu_total,

@@ -170,8 +170,13 @@ enum TestSource {
     Train,
     /// The active loop (golden program as labeller, expected outputs supplied) run from
     /// the first failing train test with these settings (their label budget is the
-    /// number of labels); its oracle validates.
-    Labels { config: ActiveConfig, seed: u64 },
+    /// number of labels); its oracle validates. `label_undefined`: see
+    /// [`ReferenceLabeller::answering_undefined`].
+    Labels {
+        config: ActiveConfig,
+        seed: u64,
+        label_undefined: bool,
+    },
 }
 
 /// Learn2fix before repair: runs the active loop on `subject` with the golden program as
@@ -182,6 +187,7 @@ fn active_loop_tests(
     limits: &Limits,
     config: &ActiveConfig,
     seed: u64,
+    label_undefined: bool,
 ) -> Result<(Vec<RepairTest>, Option<LearnedOracle>), String> {
     let runner = |source: &str| {
         compile(source)
@@ -189,7 +195,8 @@ fn active_loop_tests(
             .map_err(|e| e.first_error())
     };
     let buggy = runner(&subject.buggy)?;
-    let mut labeller = ReferenceLabeller::new(runner(&subject.golden)?);
+    let labeller =
+        ReferenceLabeller::new(runner(&subject.golden)?).answering_undefined(label_undefined);
     let mut probe = buggy.clone();
     let start = subject
         .tests
@@ -199,6 +206,7 @@ fn active_loop_tests(
         .find(|input| labeller.judge(input, &probe.run(input)).bug)
         .ok_or("no failing train test to start the loop from")?;
     let expected = labeller.judge(&start, &probe.run(&start)).expected;
+    let mut labeller = labeller.knowing_valid(&start);
     let mut lp = ActiveLoop::new(
         config.clone(),
         buggy,
@@ -209,7 +217,7 @@ fn active_loop_tests(
     );
     while let Step::Ask(q) = lp.next_step() {
         let label = labeller.label(&q);
-        lp.answer(label).map_err(|e| e.to_string())?;
+        lp.settle(label);
     }
     let oracle = lp.oracle().formula().map(|f| LearnedOracle {
         formula: f.clone(),
@@ -268,8 +276,19 @@ fn evaluate(
     };
     let (tests, oracle) = match source {
         TestSource::Train => (subject_tests(&subject), None),
-        TestSource::Labels { config, seed } => {
-            match active_loop_tests(&subject, &extractor, &limits, config, *seed) {
+        TestSource::Labels {
+            config,
+            seed,
+            label_undefined,
+        } => {
+            match active_loop_tests(
+                &subject,
+                &extractor,
+                &limits,
+                config,
+                *seed,
+                *label_undefined,
+            ) {
                 Ok(t) => t,
                 Err(e) => {
                     row.skipped = Some(e);
@@ -352,6 +371,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
                     ..active_config(&args)
                 },
                 seed: args.seed,
+                label_undefined: args.label_undefined,
             }
         }
         other => {
