@@ -229,10 +229,10 @@ pub struct Report {
     pub stop: Option<StopReason>,
     /// Questions answered.
     pub labels: usize,
-    /// Questions skipped (the labeller could not tell); they spend no label.
-    pub skipped: usize,
     /// Of those, labelled "bug".
     pub labelled_bug: usize,
+    /// Questions skipped (the labeller could not tell); they spend no label.
+    pub skipped: usize,
     /// Candidate tests generated.
     pub generated: usize,
     /// Program runs (candidates and committee neighbours).
