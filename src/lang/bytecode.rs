@@ -425,3 +425,10 @@ pub struct Code {
     /// Repair hole sites, indexed by [`Instr::Hole`] (empty unless compiled with a hole).
     pub holes: Vec<HoleSite>,
 }
+
+impl Code {
+    /// The source line of the instruction at `pc` (0 outside the code).
+    pub fn line_at(&self, pc: u32) -> u32 {
+        self.lines.get(pc as usize).copied().unwrap_or(0)
+    }
+}

@@ -866,7 +866,7 @@ impl<'a> Vm<'a> {
     /// The first undefined behaviour of C the run went through, with its source line.
     pub fn undefined(&self) -> Option<Undefined> {
         self.undefined.map(|(pc, what)| Undefined {
-            line: self.code.lines.get(pc as usize).copied().unwrap_or(0),
+            line: self.code.line_at(pc),
             what,
         })
     }
@@ -1409,7 +1409,7 @@ fn wrapping_inc(sc: Sc, v: u64, delta: i32) -> u64 {
 pub fn outcome(code: &Code, trap: Trap, pc: u32) -> Outcome {
     match trap {
         Trap::Error(message) => Outcome::RuntimeError {
-            line: code.lines.get(pc as usize).copied().unwrap_or(0),
+            line: code.line_at(pc),
             message,
         },
         Trap::Exit(n) => Outcome::Exit(n),
@@ -1418,11 +1418,11 @@ pub fn outcome(code: &Code, trap: Trap, pc: u32) -> Outcome {
         Trap::CallDepth => Outcome::CallDepth,
         Trap::Output => Outcome::OutputLimit,
         Trap::Paused => Outcome::RuntimeError {
-            line: code.lines.get(pc as usize).copied().unwrap_or(0),
+            line: code.line_at(pc),
             message: "internal error: run paused before input".into(),
         },
         Trap::Undefined(..) => Outcome::RuntimeError {
-            line: code.lines.get(pc as usize).copied().unwrap_or(0),
+            line: code.line_at(pc),
             message: "internal error: undefined behaviour escaped the machine".into(),
         },
     }
