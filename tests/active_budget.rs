@@ -29,6 +29,7 @@ fn runner() -> impl FnMut(&[Num]) -> Observation {
         stdout: "0".to_string(),
         status: Status::Normal,
         answer: Some("0".to_string()),
+        undefined: None,
     }
 }
 

@@ -37,6 +37,7 @@ fn runner() -> impl FnMut(&[Num]) -> Observation {
             stdout: out.clone(),
             status: Status::Normal,
             answer: Some(out),
+            undefined: None,
         }
     }
 }

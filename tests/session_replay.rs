@@ -167,3 +167,47 @@ fn the_worker_repairs_a_labelled_loop_session() {
         top.diff
     );
 }
+
+#[test]
+fn a_question_whose_run_overflows_carries_a_warning_with_the_line() {
+    // `a + 2147483647` overflows `int` exactly when a > 0.
+    let program = "#include <stdio.h>\nint main(void) {\n  int a;\n  scanf(\"%d\", &a);\n  printf(\"%d\\n\", a + 2147483647);\n  return 0;\n}\n";
+    let mut session = Session::new(program, "5");
+    session.settings.label_budget = 12;
+    session.started = true;
+    let (mut warned, mut plain) = (0, 0);
+    let mut replayer = Replayer::new();
+    for _ in 0..20 {
+        let Some(q) = replayer.view(&session).expect("replays").query else {
+            break;
+        };
+        let a: i64 = q.input.trim().parse().expect("one integer");
+        if a > 0 {
+            let w = q
+                .warning
+                .as_deref()
+                .unwrap_or_else(|| panic!("no warning on {a}"));
+            // The first undefined behaviour: `scanf` storing a number `int` cannot hold,
+            // else the addition.
+            let line = if i32::try_from(a).is_ok() { 5 } else { 4 };
+            assert!(
+                w.contains(&format!("signed integer overflow at line {line}")),
+                "{a}: {w}"
+            );
+            warned += 1;
+        } else if a >= i64::from(i32::MIN) {
+            assert_eq!(q.warning, None, "input {a}");
+            plain += 1;
+        }
+        session.answers.push(Answer {
+            input: q.input.clone(),
+            verdict: if q.warning.is_some() {
+                Verdict::Skip
+            } else {
+                Verdict::Ok
+            },
+            expected: None,
+        });
+    }
+    assert!(warned > 0 && plain > 0, "warned {warned}, plain {plain}");
+}

@@ -1,6 +1,7 @@
 //! What a run of the program under repair shows: stdout, outcome, the answer, and the answer as a number for the oracle.
 
 use super::num::Num;
+use crate::lang::Undefined;
 
 /// How a run ended, as far as the oracle is concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -25,6 +26,9 @@ pub struct Observation {
     pub answer: Option<String>,
     /// The answer as the oracle's output variable (see [`OutputEncoder`]).
     pub value: Num,
+    /// The first undefined behaviour of C the run went through, if any (the run went on
+    /// as gcc -O0 would; the input may be outside what the program was written for).
+    pub undefined: Option<Undefined>,
 }
 
 /// Runs the program under repair on an input. Implemented for compiled C programs in

@@ -122,6 +122,7 @@ impl Runner for ProgramRunner {
             stdout: String::from_utf8_lossy(&exec.stdout).into_owned(),
             status,
             answer,
+            undefined: exec.undefined,
         }
     }
 }

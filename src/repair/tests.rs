@@ -104,6 +104,7 @@ impl LearnedOracle {
             status,
             answer: answer.map(str::to_string),
             value: enc.encode(status, answer),
+            undefined: None,
         };
         let p: Vec<_> = point(input, &obs).iter().map(value_of).collect();
         self.formula.eval(&p)

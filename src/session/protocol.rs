@@ -162,6 +162,10 @@ pub struct QueryView {
     pub status: String,
     /// Why it is asked, readable.
     pub reason: String,
+    /// A warning about the run, readable: the undefined behaviour of C it went through
+    /// (a sign that the input may be outside what the program was written for).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
 }
 
 /// A labelled test, for the list and the plot.

@@ -7,7 +7,7 @@ use crate::active::num::{format_input, parse_input};
 use crate::active::program::ProgramRunner;
 use crate::active::{ActiveConfig, ActiveLoop, AskReason, FuzzConfig, Label, Range, Status, Step};
 use crate::corpus::AnswerExtractor;
-use crate::lang::{compile, Limits, Shape};
+use crate::lang::{compile, Limits, Shape, Undefined};
 
 /// The loop the playground runs.
 pub type PlaygroundLoop = ActiveLoop<ProgramRunner, FormulaOracle>;
@@ -209,6 +209,14 @@ fn status_text(status: Status) -> &'static str {
     }
 }
 
+/// The question's warning about undefined behaviour.
+fn undefined_warning(undefined: Undefined) -> String {
+    format!(
+        "the run went through undefined behaviour of C: {undefined}. If this input is outside \
+         what the program is meant for, Skip it."
+    )
+}
+
 /// The page's view of a loop (asks for the next step unless the user stopped).
 pub fn describe(active: &mut PlaygroundLoop, stopped_by_user: bool) -> LoopView {
     let (query, finished) = if stopped_by_user {
@@ -220,6 +228,7 @@ pub fn describe(active: &mut PlaygroundLoop, stopped_by_user: bool) -> LoopView 
                     input: format_input(&q.input),
                     output: q.observation.stdout.clone(),
                     status: status_text(q.observation.status).to_string(),
+                    warning: q.observation.undefined.map(undefined_warning),
                     reason: match q.reason {
                         AskReason::OraclePredictsBug => "the current oracle predicts a bug".into(),
                         AskReason::Committee { bug_votes, votes } => {

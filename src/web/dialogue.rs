@@ -73,6 +73,9 @@ pub fn dialogue(props: &DialogueProps) -> Html {
                         <dt>{ "Input" }</dt><dd><code>{ &q.input }</code></dd>
                         <dt>{ "Output" }</dt><dd><pre class="stdout">{ &q.output }</pre></dd>
                         <dt>{ "Run" }</dt><dd>{ &q.status }</dd>
+                        if let Some(w) = &q.warning {
+                            <dt>{ "Warning" }</dt><dd class="run-warning" data-testid="run-warning">{ w }</dd>
+                        }
                         <dt>{ "Asked because" }</dt><dd>{ &q.reason }</dd>
                     </dl>
                     <label for="correct-output">{ "Correct output (optional, for Bug)" }</label>

@@ -146,6 +146,33 @@ test('hostile links show an alert and never touch the saved session; a good link
   await context.close();
 });
 
+test('a question whose run overflows int shows a warning with the line, the others none', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  // `a + 2147483647` overflows exactly when a > 0 (scanf of a number past int's range first).
+  await page.getByLabel('Program').fill('#include <stdio.h>\nint main(void) {\n  int a;\n  scanf("%d", &a);\n  printf("%d\\n", a + 2147483647);\n  return 0;\n}\n');
+  await page.getByLabel('Failing input').fill('5');
+  await page.getByLabel('Label budget').fill('4');
+  await page.getByRole('button', { name: 'Start' }).click();
+  let warned = 0;
+  for (let input; (input = await nextQuery(page)); ) {
+    const a = BigInt(input.trim());
+    const warning = page.getByTestId('run-warning');
+    if (a > 0n) {
+      const line = a <= 2147483647n ? 5 : 4;
+      assert.match(await warning.textContent(), new RegExp(`signed integer overflow at line ${line}`), input);
+      warned += 1;
+      if (warned === 1) await page.screenshot({ path: join(screenshots, 'run-warning.png') });
+    } else if (a >= -2147483648n) {
+      assert.equal(await warning.count(), 0, input);
+    }
+    await answer(page, () => 'anything');
+  }
+  assert.ok(warned > 0, 'some question overflowed');
+  await context.close();
+});
+
 test('two tabs keep separate sessions', async () => {
   const context = await browser.newContext();
   const a = await context.newPage();
