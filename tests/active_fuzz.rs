@@ -47,15 +47,31 @@ proptest! {
     }
 
     #[test]
-    fn ranges_are_honoured(a in -50i64..50, b in 0.0f64..5.0, seed in any::<u64>()) {
+    fn ranges_are_honoured(a in -50i64..50, b in 0.0f64..5.0, seed in any::<u64>(), share in prop_oneof![Just(0.0), Just(0.5), Just(1.0)]) {
+        // A position the mutant would keep but whose seed value is out of range is drawn
+        // again too.
         let template = [Num::Int(a), Num::Float(b)];
         let ranges = vec![Some(Range { min: -3.0, max: 7.0 }), Some(Range { min: 0.5, max: 2.5 })];
-        let out = run(&template, FuzzConfig { ranges: ranges.clone(), ..FuzzConfig::default() }, seed, 50);
+        let config = FuzzConfig { ranges: ranges.clone(), single_position_share: share, ..FuzzConfig::default() };
+        let out = run(&template, config, seed, 50);
         prop_assert!(!out.is_empty());
         for m in &out {
             prop_assert!(ranges[0].unwrap().contains(&m[0]), "{:?}", m);
             prop_assert!(ranges[1].unwrap().contains(&m[1]), "{:?}", m);
         }
+    }
+
+    #[test]
+    fn single_position_mutants_change_exactly_one_position(template in prop::collection::vec(any::<i64>().prop_map(Num::Int), 2..6), seed in any::<u64>()) {
+        let only = FuzzConfig { single_position_share: 1.0, ..FuzzConfig::default() };
+        for m in run(&template, only, seed, 40) {
+            let changed = m.iter().zip(&template).filter(|(a, b)| a != b).count();
+            prop_assert_eq!(changed, 1, "{:?} from {:?}", m, template);
+        }
+        // Learn2fix's fuzzer (the default) changes several positions of most mutants.
+        let every = run(&template, FuzzConfig::default(), seed, 40);
+        let several = every.iter().filter(|m| m.iter().zip(&template).filter(|(a, b)| a != b).count() > 1).count();
+        prop_assert!(several * 2 > every.len(), "{} of {}", several, every.len());
     }
 
     #[test]

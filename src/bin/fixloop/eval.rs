@@ -55,6 +55,11 @@ pub struct EvalArgs {
     /// no label. Also applies to `--repair --tests labels`.
     #[arg(long)]
     pub label_undefined: bool,
+    /// Fuzzer of the loop: share of mutants that change one input position and keep the
+    /// others; the rest change every position, as Learn2fix's fuzzer does (the default, 0).
+    /// Also applies to `--repair --tests labels`.
+    #[arg(long, default_value_t = FuzzConfig::default().single_position_share)]
+    pub single_position_share: f64,
     /// Learner budget: SAT conflicts of all learn calls of a run together (0: no cap,
     /// only the learner's per-learn-call limit).
     #[arg(long, default_value_t = ActiveConfig::default().max_conflicts.unwrap_or(0))]
@@ -427,7 +432,10 @@ pub fn active_config(args: &EvalArgs) -> ActiveConfig {
         max_look_ahead_learns: args.max_look_ahead_learns,
         max_conflicts: (args.max_run_conflicts > 0).then_some(args.max_run_conflicts),
         spend_leftover_labels: !args.no_leftover_labels,
-        fuzz: FuzzConfig::default(),
+        fuzz: FuzzConfig {
+            single_position_share: args.single_position_share,
+            ..FuzzConfig::default()
+        },
         ..ActiveConfig::default()
     }
 }
@@ -527,6 +535,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
             "max_run_conflicts": args.max_run_conflicts,
             "leftover_labels": !args.no_leftover_labels,
             "label_undefined": args.label_undefined,
+            "single_position_share": args.single_position_share,
             "threads": threads,
             "time_s": elapsed,
             "cpu_s": cpu_total,
