@@ -185,7 +185,8 @@ impl Fuzzer {
         self.seen.len()
     }
 
-    /// One mutant of `seed` (not deduplicated): every position gets a stack of `1..=k`
+    /// One mutant of `seed` (not deduplicated): every position (in a share of mutants,
+    /// [`FuzzConfig::single_position_share`], one position) gets a stack of `1..=k`
     /// operators, keeps its kind and stays in its range.
     pub fn mutate(&self, seed: &[Num], rng: &mut StdRng) -> Vec<Num> {
         let share = self.config.single_position_share.clamp(0.0, 1.0);
