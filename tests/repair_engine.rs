@@ -164,6 +164,12 @@ fn every_engine_stops_promptly_when_asked() {
         assert_eq!(report.stop, StopReason::Stopped, "{engine:?}: {report}");
         // The hook is asked before every execution: not one more runs after it says stop.
         assert_eq!(report.stats.test_executions, 4, "{engine:?}: {report}");
+        // Nothing plausible, so nothing to validate: no fuzzed input runs either.
+        assert!(report.patches.is_empty(), "{engine:?}: {report}");
+        assert_eq!(
+            report.stats.validation_executions, 0,
+            "{engine:?}: {report}"
+        );
         // Once refused, an engine (and the engines after it under `All`) stop asking.
         assert!(
             calls_after_stop <= 2,

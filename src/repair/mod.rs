@@ -509,6 +509,7 @@ fn run_linear(
 /// single-value test (those last), cost, then the share of fuzzed inputs whose result
 /// the patch changes (least first). Patches are validated cheapest first; when
 /// `progress` says stop, the rest are dropped (at least one is always validated).
+/// Without plausible patches nothing runs (the fuzzed inputs are for comparing them).
 pub fn finish(
     src: &RepairSource,
     original: &crate::lang::Program,
@@ -518,6 +519,9 @@ pub fn finish(
     stats: &mut RepairStats,
     progress: &mut dyn FnMut(&Progress) -> Control,
 ) -> Vec<RankedPatch> {
+    if plausible.is_empty() {
+        return Vec::new();
+    }
     let inputs = fuzz_inputs(suite, config.validation_inputs, config.seed);
     let original_behaviour = behaviour(original, suite, &inputs);
     stats.validation_executions += inputs.len() as u64;
