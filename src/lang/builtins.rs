@@ -220,7 +220,7 @@ fn scan(vm: &mut Vm, fmt: u64, ptrs: &[u64]) -> Result<u64, Trap> {
 
 fn store_scanned(vm: &mut Vm, p: u64, spec: &ScanSpec, val: ScanValue) -> Result<(), Trap> {
     match val {
-        ScanValue::Int(v) => {
+        ScanValue::Int(mut v) => {
             let bits = spec.len.int_bits();
             let sc = match bits {
                 8 => Sc::U8,
@@ -231,7 +231,7 @@ fn store_scanned(vm: &mut Vm, p: u64, spec: &ScanSpec, val: ScanValue) -> Result
             // A signed number that does not fit its destination: C leaves it undefined.
             let signed = matches!(spec.conv, b'd' | b'i');
             if signed && bits < 64 && (v as i64) >> (bits - 1) != (v as i64) >> 63 {
-                vm.note_undefined_in_call(UndefinedKind::SignedOverflow);
+                v = vm.undefined_result_in_call(UndefinedKind::InputOutOfRange, v);
             }
             vm.store(p, sc, v)
         }

@@ -2577,7 +2577,7 @@ mod fusion_tests {
 
     #[test]
     fn undefined_behaviour_is_noted_with_its_line_and_the_run_goes_on() {
-        use crate::lang::UndefinedKind::{FloatToInteger, SignedOverflow};
+        use crate::lang::UndefinedKind::{FloatToInteger, InputOutOfRange, SignedOverflow};
         // (statement after reading int a and double d, input, first undefined behaviour)
         let cases: &[(&str, &str, Option<crate::lang::UndefinedKind>)] = &[
             ("r = a * 2;", "2000000000 0", Some(SignedOverflow)),
@@ -2605,12 +2605,16 @@ mod fusion_tests {
             ("r = sqrt(d);", "0 -1", Some(FloatToInteger)),
             ("unsigned u = d; r = u;", "0 -0.5", None),
             ("unsigned u = d; r = u;", "0 -1", Some(FloatToInteger)),
-            ("scanf(\"%d\", &r);", "0 0 3000000000", Some(SignedOverflow)),
+            (
+                "scanf(\"%d\", &r);",
+                "0 0 3000000000",
+                Some(InputOutOfRange),
+            ),
             ("scanf(\"%d\", &r);", "0 0 -2147483648", None),
             (
                 "short s; scanf(\"%hd\", &s); r = s;",
                 "0 0 40000",
-                Some(SignedOverflow),
+                Some(InputOutOfRange),
             ),
             (
                 "long long x; scanf(\"%lld\", &x); r = x > 0;",
@@ -2630,6 +2634,20 @@ mod fusion_tests {
                 if let Some(u) = e.undefined {
                     assert_eq!(u.line, 6, "{stmt} on {input}");
                 }
+                // Every undefined result 0: the same notes, and r (computed from the
+                // undefined result in every case) is 0; a defined run is unchanged.
+                let zero = Limits {
+                    undefined_as_zero: true,
+                    ..Limits::default()
+                };
+                let z = p.run(input.as_bytes(), &zero);
+                assert_eq!(z.undefined, e.undefined, "{stmt} on {input}");
+                let want_out = if want.is_some() {
+                    &b"0\n"[..]
+                } else {
+                    &e.stdout[..]
+                };
+                assert_eq!(z.stdout, want_out, "{stmt} on {input}, undefined as zero");
             }
         }
         // The run goes on with what gcc -O0 on x86-64 gives.

@@ -207,6 +207,10 @@ pub struct Limits {
     /// `gets` into a full buffer, reading `a[n]`). 0 makes every out-of-bounds access a
     /// runtime error. Default 64.
     pub bounds_slack: u32,
+    /// Every operation noted as undefined behaviour ([`Execution::undefined`]) gives 0
+    /// instead of what gcc -O0 on x86-64 gives. A second opinion: an output that changes
+    /// with it depends on something C leaves undefined. Default false.
+    pub undefined_as_zero: bool,
 }
 
 impl Default for Limits {
@@ -223,6 +227,7 @@ impl Default for Limits {
             output_bytes: 1 << 20,
             record_coverage: false,
             bounds_slack: 64,
+            undefined_as_zero: false,
         }
     }
 }
@@ -274,6 +279,9 @@ pub enum UndefinedKind {
     SignedOverflow,
     /// A floating value converted to an integer type it does not fit (or NaN).
     FloatToInteger,
+    /// `scanf` read a number its signed destination cannot hold: the input itself is
+    /// outside what the program can represent.
+    InputOutOfRange,
 }
 
 /// The first undefined behaviour a run went through.
@@ -290,6 +298,7 @@ impl fmt::Display for Undefined {
         let what = match self.what {
             UndefinedKind::SignedOverflow => "signed integer overflow",
             UndefinedKind::FloatToInteger => "floating value out of the integer range",
+            UndefinedKind::InputOutOfRange => "a number read does not fit its type",
         };
         write!(f, "{what} at line {}", self.line)
     }

@@ -853,14 +853,21 @@ impl<'a> Vm<'a> {
 
     /// Records the first undefined behaviour (at the instruction `pc`).
     #[cold]
-    fn note_undefined(&mut self, pc: u32, what: UndefinedKind) {
+    /// Notes undefined behaviour at `pc` whose machine result is `v`; the result to use
+    /// (0 under [`Limits::undefined_as_zero`]).
+    fn undefined_result(&mut self, pc: u32, what: UndefinedKind, v: u64) -> u64 {
         self.undefined.get_or_insert((pc, what));
+        if self.limits.undefined_as_zero {
+            0
+        } else {
+            v
+        }
     }
 
-    /// Records undefined behaviour inside the builtin call running (e.g. `scanf` storing
-    /// a number its destination cannot hold).
-    pub(crate) fn note_undefined_in_call(&mut self, what: UndefinedKind) {
-        self.note_undefined(self.call_pc, what);
+    /// [`Vm::undefined_result`] inside the builtin call running (e.g. `scanf` storing a
+    /// number its destination cannot hold).
+    pub(crate) fn undefined_result_in_call(&mut self, what: UndefinedKind, v: u64) -> u64 {
+        self.undefined_result(self.call_pc, what, v)
     }
 
     /// The first undefined behaviour of C the run went through, with its source line.
@@ -909,10 +916,7 @@ impl<'a> Vm<'a> {
                 ($e:expr) => {
                     match $e {
                         Ok(v) => v,
-                        Err(Trap::Undefined(what, v)) => {
-                            self.note_undefined(here, what);
-                            v
-                        }
+                        Err(Trap::Undefined(what, v)) => self.undefined_result(here, what, v),
                         Err(t) => return Err((t, here)),
                     }
                 };
@@ -1229,10 +1233,11 @@ impl<'a> Vm<'a> {
                 }
                 Instr::Neg(k) => {
                     let a = self.pop();
+                    let mut v = negate(k, a);
                     if negation_overflows(k, a) {
-                        self.note_undefined(here, UndefinedKind::SignedOverflow);
+                        v = self.undefined_result(here, UndefinedKind::SignedOverflow, v);
                     }
-                    self.stack.push(negate(k, a));
+                    self.stack.push(v);
                 }
                 Instr::BitNot(k) => {
                     let a = self.pop();
@@ -1261,10 +1266,11 @@ impl<'a> Vm<'a> {
                 }
                 Instr::Conv(from, to) => {
                     let a = self.pop();
+                    let mut v = convert(from, to, a);
                     if from.is_float() && !float_fits(to, f64::from_bits(a)) {
-                        self.note_undefined(here, UndefinedKind::FloatToInteger);
+                        v = self.undefined_result(here, UndefinedKind::FloatToInteger, v);
                     }
-                    self.stack.push(convert(from, to, a));
+                    self.stack.push(v);
                 }
                 Instr::PtrAdd(size) => {
                     let i = self.pop();
