@@ -58,14 +58,16 @@ impl ProgramRunner {
     /// The same program and answer extractor with `fuel` steps per run (and a fresh
     /// output encoder, and no run cache).
     pub fn with_fuel(&self, fuel: u64) -> ProgramRunner {
-        ProgramRunner::new(
-            self.program.clone(),
-            Limits {
-                fuel,
-                ..self.limits.clone()
-            },
-            self.extractor.clone(),
-        )
+        self.with_limits(Limits {
+            fuel,
+            ..self.limits.clone()
+        })
+    }
+
+    /// The same program and answer extractor under `limits` (and a fresh output
+    /// encoder, and no run cache).
+    pub fn with_limits(&self, limits: Limits) -> ProgramRunner {
+        ProgramRunner::new(self.program.clone(), limits, self.extractor.clone())
     }
 
     /// This runner with `encoder` in place of its own (e.g. a session's word codes on

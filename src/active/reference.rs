@@ -5,7 +5,7 @@ use super::observe::{Observation, Status};
 use super::program::{status_of, ProgramRunner};
 use super::session::{Label, Labeller, Query};
 use crate::compare::outputs_match;
-use crate::lang::Execution;
+use crate::lang::{Execution, Limits, UndefinedKind};
 
 /// Whether a buggy run differs from the golden run: a different ending (normal /
 /// timeout / runtime error), or answers that differ per [`outputs_match`] (a missing
@@ -27,11 +27,28 @@ pub fn differs(
 }
 
 /// Whether a golden run gives an answer to compare with: it ended normally and, when
-/// `undefined_counts`, without going through undefined behaviour of C. Otherwise the
-/// input is outside what the golden program handles (an array overrun, an overflow, a
-/// loop too long for the fuel), and whatever it printed is no reference.
-pub fn defined(golden: &Execution, undefined_counts: bool) -> bool {
-    golden.exited() && !(undefined_counts && golden.undefined.is_some())
+/// `undefined_counts`, without going through undefined behaviour of C, or went through
+/// it and printed the same as `second_opinion`, its run with every undefined result 0
+/// ([`Limits::undefined_as_zero`]), computed only when asked for; but a number read that
+/// does not fit its type always counts. Otherwise the input is outside what the golden
+/// program handles (a number it cannot read, an array overrun, an overflow that changes
+/// the answer, a loop too long for the fuel), and whatever it printed is no reference.
+pub fn defined(
+    golden: &Execution,
+    undefined_counts: bool,
+    second_opinion: impl FnOnce() -> Execution,
+) -> bool {
+    if !golden.exited() {
+        return false;
+    }
+    let Some(undefined) = golden.undefined.filter(|_| undefined_counts) else {
+        return true;
+    };
+    if undefined.what == UndefinedKind::InputOutOfRange {
+        return false;
+    }
+    let other = second_opinion();
+    other.exited() && other.stdout == golden.stdout
 }
 
 /// Labels by running the golden (fixed) program: "bug" when the buggy run's answer
@@ -39,11 +56,14 @@ pub fn defined(golden: &Execution, undefined_counts: bool) -> bool {
 /// stdout for Codeflaws, the extracted answer for IntroClass). Where the golden run has
 /// no defined answer ([`defined`]) it does not answer, as a person told an input is
 /// invalid would skip it, unless [`ReferenceLabeller::answering_undefined`] is set.
-/// Undefined behaviour counts unless the golden program goes through it on an input
-/// known to be valid ([`ReferenceLabeller::knowing_valid`]).
+/// Undefined behaviour counts when the golden output changes with it, unless the golden
+/// program goes through it on an input known to be valid
+/// ([`ReferenceLabeller::knowing_valid`]).
 #[derive(Debug, Clone)]
 pub struct ReferenceLabeller {
     golden: ProgramRunner,
+    /// The golden program with every undefined result 0 (no run cache).
+    golden_zero: ProgramRunner,
     answer_undefined: bool,
     undefined_counts: bool,
     /// Questions answered.
@@ -55,6 +75,10 @@ impl ReferenceLabeller {
     /// buggy program).
     pub fn new(golden: ProgramRunner) -> ReferenceLabeller {
         ReferenceLabeller {
+            golden_zero: golden.with_limits(Limits {
+                undefined_as_zero: true,
+                ..golden.limits().clone()
+            }),
             golden,
             answer_undefined: false,
             undefined_counts: true,
@@ -99,7 +123,8 @@ impl ReferenceLabeller {
             ),
             expected: answer,
         };
-        (label, defined(&exec, self.undefined_counts))
+        let second_opinion = || self.golden_zero.execute(input).0;
+        (label, defined(&exec, self.undefined_counts, second_opinion))
     }
 }
 
@@ -135,9 +160,13 @@ mod tests {
         "int main(){int n; scanf(\"%d\",&n); printf(\"%d\\n\", n + n + (n == 3)); return 0;}";
 
     fn ask(labeller: &mut ReferenceLabeller, n: i64) -> Option<Label> {
+        ask_about(BUGGY, labeller, n)
+    }
+
+    fn ask_about(buggy: &str, labeller: &mut ReferenceLabeller, n: i64) -> Option<Label> {
         let input = [Num::Int(n)];
         let query = Query {
-            observation: runner(BUGGY).run(&input),
+            observation: runner(buggy).run(&input),
             input: input.to_vec(),
             reason: AskReason::OraclePredictsBug,
         };
@@ -169,5 +198,23 @@ mod tests {
         // A valid input without undefined behaviour changes nothing.
         let mut labeller = ReferenceLabeller::new(runner(GOLDEN)).knowing_valid(&[Num::Int(3)]);
         assert_eq!(ask(&mut labeller, 5000), None);
+    }
+
+    #[test]
+    fn undefined_behaviour_that_does_not_change_the_golden_output_is_answered() {
+        // Is n a perfect square? For n < 0, sqrt gives NaN and its conversion to int is
+        // undefined, but no int squared equals a negative n: "0" either way.
+        let golden = "#include <math.h>\nint main(){int n; scanf(\"%d\",&n); int r = sqrt(n); \
+            printf(\"%d\\n\", r * r == n); return 0;}";
+        let buggy = "#include <math.h>\nint main(){int n; scanf(\"%d\",&n); int r = sqrt(n); \
+            printf(\"%d\\n\", r * r == n || n == -4); return 0;}";
+        let mut labeller = ReferenceLabeller::new(runner(golden));
+        let bug = |l: &mut ReferenceLabeller, n| ask_about(buggy, l, n).map(|l| l.bug);
+        assert_eq!(bug(&mut labeller, -4), Some(true));
+        assert_eq!(bug(&mut labeller, -5), Some(false));
+        assert_eq!(bug(&mut labeller, 16), Some(false));
+        // scanf cannot store 5000000000 in an int: no valid input for this program.
+        assert_eq!(bug(&mut labeller, 5_000_000_000), None);
+        assert_eq!(labeller.asked, 3);
     }
 }

@@ -49,8 +49,10 @@ pub struct EvalArgs {
     #[arg(long)]
     pub no_leftover_labels: bool,
     /// The golden labeller answers also questions on which the golden program has no
-    /// defined answer (it stops abnormally or goes through undefined behaviour of C, such
-    /// as a signed overflow), comparing with whatever it printed, as Learn2fix's does. By
+    /// defined answer (it stops abnormally, reads a number that does not fit its type, or
+    /// goes through undefined behaviour of C, such as a signed overflow, that changes its
+    /// output when every undefined result is 0), comparing with whatever it printed, as
+    /// Learn2fix's does. By
     /// default it skips them, as a person told an input is invalid would; a skip spends
     /// no label. Also applies to `--repair --tests labels`.
     #[arg(long)]
