@@ -851,10 +851,10 @@ impl<'a> Vm<'a> {
         self.exec(pc, bp, ob)
     }
 
-    /// Records the first undefined behaviour (at the instruction `pc`).
+    /// Records the first undefined behaviour (at the instruction `pc`, whose machine
+    /// result is `v`) and returns the result to use: `v`, or 0 under
+    /// [`Limits::undefined_as_zero`].
     #[cold]
-    /// Notes undefined behaviour at `pc` whose machine result is `v`; the result to use
-    /// (0 under [`Limits::undefined_as_zero`]).
     fn undefined_result(&mut self, pc: u32, what: UndefinedKind, v: u64) -> u64 {
         self.undefined.get_or_insert((pc, what));
         if self.limits.undefined_as_zero {
