@@ -630,12 +630,12 @@ impl Compiler {
             );
             return Var::Global(0, ty);
         }
-        let mut bytes = vec![];
-        if let Some(init) = &dc.init {
-            bytes = vec![0u8; size as usize];
+        let init = dc.init.as_ref().and_then(|init| {
+            let mut bytes = InitBytes::new(size as usize);
             self.const_init(&ty, init, &mut bytes, 0);
-        }
-        let p = self.global_object(size, (!bytes.is_empty()).then_some(bytes));
+            bytes.finish()
+        });
+        let p = self.global_object(size, init);
         Var::Global(p, ty)
     }
 
@@ -659,7 +659,7 @@ impl Compiler {
         }
     }
 
-    fn const_init(&mut self, ty: &Ty, init: &Initializer, bytes: &mut [u8], off: usize) {
+    fn const_init(&mut self, ty: &Ty, init: &Initializer, bytes: &mut InitBytes, off: usize) {
         if let (Ty::Array(e, _), Initializer::List { items, .. }) = (ty, init) {
             if matches!(**e, Ty::Array(..))
                 && items.iter().all(|i| matches!(i, Initializer::Expr(_)))
@@ -703,9 +703,7 @@ impl Compiler {
                 }),
             ) => {
                 for (k, &b) in s.iter().enumerate().take(*n as usize) {
-                    if let Some(x) = bytes.get_mut(off + k) {
-                        *x = b;
-                    }
+                    bytes.put(off + k, &[b]);
                 }
             }
             (t, Initializer::List { items, .. }) => {
@@ -736,9 +734,7 @@ impl Compiler {
                 } else {
                     raw
                 };
-                if let Some(dst) = bytes.get_mut(off..off + n) {
-                    dst.copy_from_slice(&v.to_le_bytes()[..n]);
-                }
+                bytes.put(off, &v.to_le_bytes()[..n]);
             }
         }
     }
@@ -2231,6 +2227,43 @@ fn collect_cases<'a>(s: &'a Stmt, out: &mut Vec<(NodeId, Option<&'a Expr>, Span)
     }
 }
 
+/// The initial bytes of a static object of `size` bytes, built without materialising
+/// trailing zeros: `int big[20000000] = {0}` writes nothing and needs no data at all.
+struct InitBytes {
+    bytes: Vec<u8>,
+    size: usize,
+}
+
+impl InitBytes {
+    fn new(size: usize) -> InitBytes {
+        InitBytes {
+            bytes: Vec::new(),
+            size,
+        }
+    }
+
+    /// Writes `src` at `at`; nothing when it does not fit the object.
+    fn put(&mut self, at: usize, src: &[u8]) {
+        let end = at + src.len();
+        if end > self.size || (at >= self.bytes.len() && src.iter().all(|&b| b == 0)) {
+            return;
+        }
+        if self.bytes.len() < end {
+            self.bytes.resize(end, 0);
+        }
+        self.bytes[at..end].copy_from_slice(src);
+    }
+
+    /// The whole object's bytes, or `None` when they are all zero.
+    fn finish(mut self) -> Option<Vec<u8>> {
+        if self.bytes.iter().all(|&b| b == 0) {
+            return None;
+        }
+        self.bytes.resize(self.size, 0);
+        Some(self.bytes)
+    }
+}
+
 #[cfg(test)]
 thread_local! {
     /// Test switch: skip [`fuse_operands`] so a test can compare with the plainer code.
@@ -2573,6 +2606,23 @@ mod fusion_tests {
             ..Limits::default()
         };
         p.run(stdin.as_bytes(), &limits)
+    }
+
+    #[test]
+    fn static_initialisers_keep_their_values_and_zero_objects_need_no_data() {
+        // Initial bytes are built without their trailing zeros (`InitBytes`): values
+        // after zeros, nested lists and strings must still land where they belong.
+        let p = compile(
+            "#include <stdio.h>\nlong big[20000005] = {0}, tail[5] = {0, 0, 0, 0, 9};\n\
+             int m[3][2] = {{0, 0}, {0, 5}}; char s[8] = \"ab\"; double d = 0.0, e = 2.5;\n\
+             int main() { printf(\"%ld %ld %ld %d %d %s %g %g\\n\", big[19999999], tail[3], tail[4], \
+             m[1][1], m[2][0], s, d, e); return 0; }",
+        )
+        .expect("compiles");
+        let data: usize = p.code().data.iter().map(Vec::len).sum();
+        assert!(data < 4096, "{data} bytes of data");
+        let e = run(&p, "", 1000);
+        assert_eq!(String::from_utf8_lossy(&e.stdout), "0 0 9 5 0 ab 0 2.5\n");
     }
 
     #[test]
