@@ -110,8 +110,8 @@ impl ReferenceLabeller {
         self.judge_run(input, obs).0
     }
 
-    /// The verdict, and whether the golden run was [`defined`].
-    fn judge_run(&self, input: &[Num], obs: &Observation) -> (Label, bool) {
+    /// The verdict, and the golden run it compared with.
+    fn judge_run(&self, input: &[Num], obs: &Observation) -> (Label, Execution) {
         let (exec, answer) = self.golden.execute(input);
         let gstatus = status_of(&exec.outcome);
         let label = Label {
@@ -123,15 +123,16 @@ impl ReferenceLabeller {
             ),
             expected: answer,
         };
-        let second_opinion = || self.golden_zero.execute(input).0;
-        (label, defined(&exec, self.undefined_counts, second_opinion))
+        (label, exec)
     }
 }
 
 impl Labeller for ReferenceLabeller {
     fn label(&mut self, query: &Query) -> Option<Label> {
-        let (label, defined) = self.judge_run(&query.input, &query.observation);
-        if !defined && !self.answer_undefined {
+        let (label, golden) = self.judge_run(&query.input, &query.observation);
+        // The second opinion runs only here: `judge` and an answering labeller need none.
+        let second_opinion = || self.golden_zero.execute(&query.input).0;
+        if !self.answer_undefined && !defined(&golden, self.undefined_counts, second_opinion) {
             return None;
         }
         self.asked += 1;
