@@ -385,8 +385,8 @@ pub fn genetic(
     (patch, report, problem.test_executions)
 }
 
-/// [`genetic`] on its own, with a fresh gate holding `config`'s budgets (no progress
-/// hook): for the operator-selection evaluation and tests.
+/// [`genetic`] on its own, with a fresh gate holding `config`'s budgets and no progress
+/// hook: for tests.
 pub fn genetic_alone(
     src: &RepairSource,
     suite: &TestSuite,
@@ -394,9 +394,23 @@ pub fn genetic_alone(
     config: &RepairConfig,
     gp: &GpConfig,
 ) -> (Option<Patch>, GpReport<Edit>, u64) {
-    let mut stats = super::RepairStats::default();
     let mut go_on = |_: &super::Progress| super::Control::Continue;
-    let mut gate = Gate::new(config, &mut stats, &mut go_on);
+    genetic_with_progress(src, suite, suspicious, config, gp, &mut go_on)
+}
+
+/// [`genetic`] on its own with a fresh gate holding `config`'s budgets, asking
+/// `progress` before every test execution (a time bound stops the run there): for the
+/// operator-selection evaluation.
+pub fn genetic_with_progress(
+    src: &RepairSource,
+    suite: &TestSuite,
+    suspicious: &[Suspicious],
+    config: &RepairConfig,
+    gp: &GpConfig,
+    progress: &mut dyn FnMut(&super::Progress) -> super::Control,
+) -> (Option<Patch>, GpReport<Edit>, u64) {
+    let mut stats = super::RepairStats::default();
+    let mut gate = Gate::new(config, &mut stats, progress);
     genetic(src, suite, suspicious, config, gp, &mut gate)
 }
 
@@ -447,6 +461,35 @@ mod tests {
         let (again, r2, _) = genetic_alone(&src, &suite, &suspicious, &config, &gp);
         assert_eq!(again, Some(patch));
         assert_eq!(r2.evaluations, report.evaluations);
+    }
+
+    #[test]
+    fn a_progress_hook_bounds_a_run() {
+        let (src, suite, suspicious) = fixture(MAX, MAX_TESTS);
+        let config = RepairConfig::default();
+        let gp = GpConfig {
+            seed: 1,
+            ..GpConfig::default()
+        };
+        // Stop after ten test executions: the run ends there, without a patch.
+        let mut asked = 0;
+        let mut ten = |p: &crate::repair::Progress| {
+            asked += 1;
+            if p.test_executions >= 10 {
+                crate::repair::Control::Stop
+            } else {
+                crate::repair::Control::Continue
+            }
+        };
+        let (patch, _, executions) =
+            genetic_with_progress(&src, &suite, &suspicious, &config, &gp, &mut ten);
+        assert_eq!(executions, 10);
+        assert!(patch.is_none());
+        assert!(asked >= 10);
+        // Unbounded, the same seed repairs (see genprog_repairs_a_wrong_comparison) with
+        // more executions than that.
+        let (_, _, unbounded) = genetic_alone(&src, &suite, &suspicious, &config, &gp);
+        assert!(unbounded > 10);
     }
 
     #[test]

@@ -103,7 +103,8 @@ pub struct EvalArgs {
     /// golden program as labeller, and its learned oracle).
     #[arg(long, default_value = "train")]
     pub tests: String,
-    /// With --repair: per-subject wall-clock bound in milliseconds.
+    /// With --repair: per-subject time bound in milliseconds (the thread's CPU time where
+    /// the platform reports it, else wall-clock time); with --selection, per GP run.
     #[arg(long, default_value_t = 10_000)]
     pub repair_timeout_ms: u64,
     /// With --repair: run the GenProg engine once per operator-selection strategy and

@@ -1,18 +1,18 @@
 //! `fixloop eval DIR --repair --selection LIST`: the GenProg engine per operator-selection strategy over a corpus (success rate and variants evaluated until a patch, like the RL paper's Table IV).
 
-use crate::eval::{parallel_map, selected_files, EvalArgs};
+use crate::eval::{parallel_map, selected_files, thread_cpu_seconds, EvalArgs};
 use crate::repair::subject_tests;
 use fixloop::corpus::Subject;
 use fixloop::lang::{compile, Limits};
 use fixloop::repair::gp::GpConfig;
-use fixloop::repair::gp_program::genetic_alone;
-use fixloop::repair::localise::localise;
+use fixloop::repair::gp_program::genetic_with_progress;
+use fixloop::repair::localise::{localise, Suspicious};
 use fixloop::repair::select::{Credit, Reward, SelectionConfig, Strategy};
 use fixloop::repair::tests::TestSuite;
-use fixloop::repair::{RepairConfig, RepairSource};
+use fixloop::repair::{Control, RepairConfig, RepairSource};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The selections of `--selection`: `all`, or a comma-separated list of
 /// `STRATEGY[/CREDIT[/REWARD]]` (e.g. `uniform,eps-greedy/avg/raw,ucb/recency`).
@@ -61,6 +61,37 @@ struct RunOutcome {
     found: bool,
     evaluations: usize,
     test_executions: u64,
+    /// The run reached the time bound before a patch or its variant budget.
+    timed_out: bool,
+}
+
+/// One GP run, stopped at its next test execution once `clock` has moved `bound` past
+/// its start.
+fn bounded_run(
+    (src, suite, suspicious): (&RepairSource, &TestSuite, &[Suspicious]),
+    config: &RepairConfig,
+    gp: &GpConfig,
+    bound: Duration,
+    clock: &dyn Fn() -> Duration,
+) -> RunOutcome {
+    let start = clock();
+    let mut timed_out = false;
+    let mut hook = |_: &fixloop::repair::Progress| {
+        if clock().saturating_sub(start) > bound {
+            timed_out = true;
+            Control::Stop
+        } else {
+            Control::Continue
+        }
+    };
+    let (patch, report, test_executions) =
+        genetic_with_progress(src, suite, suspicious, config, gp, &mut hook);
+    RunOutcome {
+        found: patch.is_some(),
+        evaluations: report.evaluations,
+        test_executions,
+        timed_out,
+    }
 }
 
 /// A subject's outcomes: per selection, per run.
@@ -75,6 +106,7 @@ fn evaluate(
     runs: usize,
     seed: u64,
     fuel: u64,
+    bound: Duration,
 ) -> (String, SubjectRows) {
     let skip = |id: String, why: String| (id, SubjectRows::Skipped(why));
     let id = path.display().to_string();
@@ -127,13 +159,14 @@ fn evaluate(
                         seed: seed.wrapping_add(r as u64),
                         ..GpConfig::default()
                     };
-                    let (patch, report, executions) =
-                        genetic_alone(&src, &suite, &suspicious, &config, &gp);
-                    RunOutcome {
-                        found: patch.is_some(),
-                        evaluations: report.evaluations,
-                        test_executions: executions,
-                    }
+                    // This thread's CPU time where the platform reports it.
+                    let wall = Instant::now();
+                    let clock = || {
+                        thread_cpu_seconds()
+                            .map(Duration::from_secs_f64)
+                            .unwrap_or_else(|| wall.elapsed())
+                    };
+                    bounded_run((&src, &suite, &suspicious), &config, &gp, bound, &clock)
                 })
                 .collect()
         })
@@ -175,10 +208,11 @@ pub fn run(args: EvalArgs, selection: &str) -> ExitCode {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let runs = args.runs.max(1);
+    let bound = Duration::from_millis(args.repair_timeout_ms);
     let finished = AtomicUsize::new(0);
     let results = parallel_map(files.len(), threads, |i| {
         let t0 = Instant::now();
-        let (id, rows) = evaluate(&files[i], &selections, runs, args.seed, args.fuel);
+        let (id, rows) = evaluate(&files[i], &selections, runs, args.seed, args.fuel, bound);
         let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
         match &rows {
             SubjectRows::Done(r) => {
@@ -250,6 +284,7 @@ pub fn run(args: EvalArgs, selection: &str) -> ExitCode {
                 .collect::<Vec<_>>(),
         );
         let execs: u64 = outcomes.iter().map(|o| o.test_executions).sum();
+        let timed_out = outcomes.iter().filter(|o| o.timed_out).count();
         let success = if outcomes.is_empty() {
             0.0
         } else {
@@ -264,19 +299,21 @@ pub fn run(args: EvalArgs, selection: &str) -> ExitCode {
             to_patch,
             all,
             execs,
+            timed_out,
         ));
     }
     let elapsed = started.elapsed().as_secs_f64();
     if args.json {
         let rows: Vec<_> = table
             .iter()
-            .map(|((s, c, r), success, found, n, subjects, to_patch, all, execs)| {
+            .map(|((s, c, r), success, found, n, subjects, to_patch, all, execs, timed_out)| {
                 serde_json::json!({
                     "strategy": s, "credit": c, "reward": r,
                     "success_rate": success, "runs_found": found, "runs": n,
                     "subjects_found": subjects,
                     "variants_to_patch_mean": if to_patch.is_nan() { None } else { Some(*to_patch) },
                     "variants_mean": all, "test_executions": execs,
+                    "runs_timed_out": timed_out,
                 })
             })
             .collect();
@@ -285,6 +322,7 @@ pub fn run(args: EvalArgs, selection: &str) -> ExitCode {
             "subjects": files.len(),
             "evaluated": done.len(),
             "runs_per_subject": runs,
+            "run_bound_s": bound.as_secs_f64(),
             "gp": {"population": GpConfig::default().population, "generations": GpConfig::default().generations, "max_evaluations": GpConfig::default().max_evaluations},
             "selections": rows,
             "time_s": elapsed,
@@ -297,28 +335,29 @@ pub fn run(args: EvalArgs, selection: &str) -> ExitCode {
     }
     let d = GpConfig::default();
     println!(
-        "{} subjects, {} evaluated; {} runs per subject and selection; GP population {}, {} generations, at most {} variants; {} thread(s), {:.1} s wall",
+        "{} subjects, {} evaluated; {} runs per subject and selection; GP population {}, {} generations, at most {} variants and {:.1} s CPU per run; {} thread(s), {:.1} s wall",
         files.len(),
         done.len(),
         runs,
         d.population,
         d.generations,
         d.max_evaluations,
+        bound.as_secs_f64(),
         threads,
         elapsed
     );
     println!(
-        "| strategy | credit | reward | success rate | runs with patch | subjects with patch | mean variants until patch | mean variants per run | test executions |"
+        "| strategy | credit | reward | success rate | runs with patch | subjects with patch | mean variants until patch | mean variants per run | test executions | runs cut at the time bound |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
-    for ((s, c, r), success, found, n, subjects, to_patch, all, execs) in &table {
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    for ((s, c, r), success, found, n, subjects, to_patch, all, execs, timed_out) in &table {
         let to_patch = if to_patch.is_nan() {
             "-".to_string()
         } else {
             format!("{to_patch:.1}")
         };
         println!(
-            "| {s} | {c} | {r} | {success:.3} | {found}/{n} | {subjects}/{} | {to_patch} | {all:.1} | {execs} |",
+            "| {s} | {c} | {r} | {success:.3} | {found}/{n} | {subjects}/{} | {to_patch} | {all:.1} | {execs} | {timed_out} |",
             done.len()
         );
     }
@@ -338,5 +377,39 @@ mod tests {
         assert_eq!(s[1].reward, Reward::ParentRelative);
         assert_eq!(s[2].credit, Credit::Average);
         assert!(parse_selections("greedy").is_err());
+    }
+
+    #[test]
+    fn a_run_stops_at_the_time_bound() {
+        let max = "int max(int a, int b) {\n    if (a < b)\n        return a;\n    return b;\n}\n";
+        let tests = fixloop::repair::tests::parse_tests("1 2 => 2\n5 3 => 5\n0 7 => 7\n").unwrap();
+        let config = RepairConfig::default();
+        let program = compile(max).unwrap();
+        let src = RepairSource::new(max).unwrap();
+        let suite = TestSuite::new(
+            &program,
+            tests,
+            config.extractor.clone(),
+            None,
+            &config.limits,
+        );
+        let (suspicious, _) = localise(&program, &suite, config.weighting);
+        let gp = GpConfig {
+            seed: 1,
+            ..GpConfig::default()
+        };
+        let set_up = (&src, &suite, &suspicious[..]);
+        // A clock that moves 1 ms each time it is read.
+        let ticks = std::cell::Cell::new(0u64);
+        let clock = || {
+            ticks.set(ticks.get() + 1);
+            Duration::from_millis(ticks.get())
+        };
+        let free = bounded_run(set_up, &config, &gp, Duration::from_secs(3600), &clock);
+        assert!(free.found && !free.timed_out && free.test_executions > 0);
+        let cut = bounded_run(set_up, &config, &gp, Duration::from_millis(5), &clock);
+        assert!(cut.timed_out && !cut.found);
+        // Read once at the start and once per execution asked for: five granted.
+        assert_eq!(cut.test_executions, 5);
     }
 }
