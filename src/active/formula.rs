@@ -49,7 +49,9 @@ pub fn variable_names(arity: usize) -> Vec<String> {
 
 /// [`Learner`] as the active loop's oracle. Examples are added incrementally (the loop's
 /// list only grows); the current formula is the last consistent one (a failed learn
-/// keeps the previous formula; before any formula, every run is predicted "bug").
+/// keeps the previous formula; before any formula, every run is predicted "bug"). Of
+/// equally small formulas it takes one over the output `out` where there is one
+/// ([`LearnConfig::preferred_var`]).
 pub struct FormulaOracle {
     config: LearnConfig,
     learner: Option<Learner>,
@@ -103,7 +105,14 @@ impl FormulaOracle {
         }
         if self.learner.is_none() {
             let arity = examples.first()?.point.len();
-            let mut learner = Learner::new(variable_names(arity), self.config.clone());
+            // Ties between smallest formulas go to atoms over the output (the last
+            // variable): a formula over the symptom claims less about inputs nobody
+            // has labelled than one over the inputs.
+            let config = LearnConfig {
+                preferred_var: Some(arity - 1),
+                ..self.config.clone()
+            };
+            let mut learner = Learner::new(variable_names(arity), config);
             learner.set_conflict_budget(
                 self.conflict_budget
                     .map(|b| b.saturating_sub(self.conflicts_dropped)),
@@ -229,5 +238,20 @@ mod tests {
         assert_eq!(value_of(&Num::Float(3.0)), Value::Int(3));
         assert_eq!(value_of(&Num::Int(-7)), Value::Int(-7));
         assert_eq!(variable_names(3), vec!["x1", "x2", "out"]);
+    }
+
+    #[test]
+    fn ties_go_to_the_output() {
+        // x1 > 0 and out < 0 both separate these labels; the oracle says it with `out`.
+        let examples: Vec<Example> = [(5, -1, true), (9, -7, true), (-3, 4, false)]
+            .iter()
+            .map(|&(x, out, bug)| Example {
+                point: vec![Num::Int(x), Num::Int(out)],
+                bug,
+            })
+            .collect();
+        let mut oracle = FormulaOracle::new();
+        assert_eq!(oracle.learn(&examples), LearnStatus::Consistent);
+        assert_eq!(oracle.formula().unwrap().to_string(), "(out < 0)");
     }
 }

@@ -125,6 +125,9 @@ pub struct LearnConfig {
     pub max_pivots: usize,
     /// Largest coefficient tried when snapping a half-space to small integers. Default 10.
     pub snap_max_coeff: i64,
+    /// Of equally simple atoms, those over this variable come first, so ties between
+    /// smallest formulas go to it. Default `None` (variable order).
+    pub preferred_var: Option<usize>,
 }
 
 impl Default for LearnConfig {
@@ -146,6 +149,7 @@ impl Default for LearnConfig {
             simplex: true,
             max_pivots: 20_000,
             snap_max_coeff: 10,
+            preferred_var: None,
         }
     }
 }

@@ -231,7 +231,12 @@ pub(crate) fn build(
     }
 
     // Stable order by readability; earlier literals win ties.
-    lits.sort_by_key(PoolLit::key);
+    let preferred = |l: &PoolLit| {
+        config
+            .preferred_var
+            .is_some_and(|v| l.atom.terms().iter().any(|&(x, _)| x == v))
+    };
+    lits.sort_by_key(|l| (l.key(), !preferred(l)));
 
     // Drop literals constant over the labelled data that a constant formula covers,
     // duplicates of earlier truth vectors, and literals dominated by a simpler-or-equal
@@ -324,6 +329,31 @@ mod tests {
             .collect();
         let report = learn(&vars, &data, &LearnConfig::default());
         report.formula.expect("a formula").to_string()
+    }
+
+    #[test]
+    fn ties_go_to_the_preferred_variable() {
+        // Bugs are exactly where x > 0 and exactly where out < 0: two one-literal
+        // formulas fit, and variable order picks the first.
+        let vars = vec!["x".to_string(), "out".to_string()];
+        let data: Vec<Example> = [(5, -1, true), (9, -7, true), (-3, 4, false), (-8, 2, false)]
+            .iter()
+            .map(|&(x, out, bug)| Example {
+                point: vec![Value::Int(x), Value::Int(out)],
+                bug,
+            })
+            .collect();
+        let with = |preferred_var| {
+            let config = LearnConfig {
+                preferred_var,
+                ..LearnConfig::default()
+            };
+            let report = learn(&vars, &data, &config);
+            report.formula.expect("a formula").to_string()
+        };
+        assert_eq!(with(None), "(x > 0)");
+        assert_eq!(with(Some(1)), "(out < 0)");
+        assert_eq!(with(Some(0)), "(x > 0)");
     }
 
     #[test]
