@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Arguments of `fixloop eval`.
 #[derive(Args, Debug)]
@@ -203,6 +203,16 @@ pub fn thread_cpu_seconds() -> Option<f64> {
     let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
     Some(ns as f64 / 1e9)
+}
+
+/// A clock for time bounds: this thread's CPU time where the platform reports it (the
+/// machine may be shared), else the wall time since `wall`.
+pub fn thread_clock(wall: Instant) -> impl Fn() -> Duration {
+    move || {
+        thread_cpu_seconds()
+            .map(Duration::from_secs_f64)
+            .unwrap_or_else(|| wall.elapsed())
+    }
 }
 
 /// A subject after preparation: ready to run, or why it is left out.

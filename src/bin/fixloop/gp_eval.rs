@@ -1,6 +1,6 @@
 //! `fixloop eval DIR --repair --selection LIST`: the GenProg engine per operator-selection strategy over a corpus (success rate and variants evaluated until a patch, like the RL paper's Table IV).
 
-use crate::eval::{parallel_map, selected_files, thread_cpu_seconds, EvalArgs};
+use crate::eval::{parallel_map, selected_files, thread_clock, EvalArgs};
 use crate::repair::subject_tests;
 use fixloop::corpus::Subject;
 use fixloop::lang::{compile, Limits};
@@ -159,13 +159,7 @@ fn evaluate(
                         seed: seed.wrapping_add(r as u64),
                         ..GpConfig::default()
                     };
-                    // This thread's CPU time where the platform reports it.
-                    let wall = Instant::now();
-                    let clock = || {
-                        thread_cpu_seconds()
-                            .map(Duration::from_secs_f64)
-                            .unwrap_or_else(|| wall.elapsed())
-                    };
+                    let clock = thread_clock(Instant::now());
                     bounded_run((&src, &suite, &suspicious), &config, &gp, bound, &clock)
                 })
                 .collect()

@@ -1,6 +1,6 @@
 //! `fixloop eval --repair`: repair over a corpus with the subjects' train tests or the active loop's labels; repairability, held-out pass rate of the top patch, speed.
 
-use crate::eval::{active_config, parallel_map, selected_files, thread_cpu_seconds, EvalArgs};
+use crate::eval::{active_config, parallel_map, selected_files, thread_clock, EvalArgs};
 use crate::repair::{subject_tests, timed_repair};
 use fixloop::active::eval::Stat;
 use fixloop::active::formula::FormulaOracle;
@@ -306,8 +306,7 @@ fn evaluate(
     // The bound and the times are CPU time of this thread when the platform tells it
     // (the machine is shared), else wall time.
     let wall = Instant::now();
-    let cpu = || thread_cpu_seconds().map(Duration::from_secs_f64);
-    let clock = || cpu().unwrap_or_else(|| wall.elapsed());
+    let clock = thread_clock(wall);
     let (report, elapsed, first) = timed_repair(
         &subject.buggy,
         &tests,
