@@ -244,6 +244,8 @@ fn sat_calls_give_sat_call_limit() {
     let cfg = LearnConfig {
         max_sat_calls: 1,
         equality_atoms: false,
+        // `x % 2 = 0` fits alternating labels in one literal; thresholds need many.
+        remainder_atoms: false,
         simplex: false,
         ..LearnConfig::default()
     };
@@ -257,6 +259,8 @@ fn literal_limit_gives_no_formula_within_limits() {
     let cfg = LearnConfig {
         max_literals: 2,
         equality_atoms: false,
+        // `x % 2 = 0` fits alternating labels in one literal; thresholds need many.
+        remainder_atoms: false,
         simplex: false,
         ..LearnConfig::default()
     };

@@ -78,6 +78,16 @@ pub(super) fn value(rng: &mut StdRng) -> Value {
 }
 
 fn atom(rng: &mut StdRng, nvars: usize) -> Atom {
+    if rng.random_range(0..5) == 0 {
+        let m = [1, 2, 3, 10, i64::MAX][rng.random_range(0..5)];
+        let r = rng.random_range(-12..=12);
+        return Atom::remainder(
+            rng.random_range(0..nvars),
+            m,
+            RELS[rng.random_range(0..6)],
+            Value::Int(r),
+        );
+    }
     let terms: Vec<(usize, i64)> = (0..rng.random_range(1..=3))
         .map(|_| {
             let c = match rng.random_range(0..6) {
@@ -140,15 +150,17 @@ fn probe_points(f: &Formula) -> Vec<Vec<Value>> {
 }
 
 /// A formula's structure as text (`#cnf` or `#dnf`, then one group per line, atoms as
-/// `var:coef ... REL rhs` separated by `|`), so the checker can rebuild it exactly.
+/// `var:coef ... REL rhs`, or `var:1 %m REL rhs` for a remainder, separated by `|`), so
+/// the checker can rebuild it exactly.
 fn structure(f: &Formula) -> String {
     let mut s = format!("#{}", if f.form() == Form::Cnf { "cnf" } else { "dnf" });
     for g in f.groups() {
         let atoms: Vec<String> = g
             .iter()
             .map(|a| {
-                let terms: Vec<String> =
+                let mut terms: Vec<String> =
                     a.terms().iter().map(|(v, c)| format!("{v}:{c}")).collect();
+                terms.extend(a.modulus().map(|m| format!("%{m}")));
                 format!("{} {} {}", terms.join(" "), a.rel().symbol(), a.rhs())
             })
             .collect();
@@ -174,6 +186,11 @@ fn rebuild(body: &str, vars: &[String]) -> Option<Formula> {
             let (rhs, rest) = words.split_last()?;
             let (rel, terms) = rest.split_last()?;
             let rel = RELS.into_iter().find(|r| r.symbol() == *rel)?;
+            let rhs = Value::parse(rhs)?;
+            let (modulus, terms) = match terms.split_last() {
+                Some((m, rest)) if m.starts_with('%') => (Some(m[1..].parse::<i64>().ok()?), rest),
+                _ => (None, terms),
+            };
             let terms: Option<Vec<(usize, i64)>> = terms
                 .iter()
                 .map(|t| {
@@ -183,7 +200,13 @@ fn rebuild(body: &str, vars: &[String]) -> Option<Formula> {
                     Some((v, c.parse().ok()?))
                 })
                 .collect();
-            g.push(Atom::new(&terms?, rel, Value::parse(rhs)?));
+            g.push(match (modulus, &terms?[..]) {
+                (None, terms) => Atom::new(terms, rel, rhs),
+                (Some(m), &[(v, 1)]) if m >= 1 && rhs.is_integer() => {
+                    Atom::remainder(v, m, rel, rhs)
+                }
+                _ => return None,
+            });
         }
         groups.push(g);
     }

@@ -1,4 +1,5 @@
-//! Linear atoms and CNF/DNF formulas over them: exact evaluation and readable printing.
+//! Linear and remainder atoms and CNF/DNF formulas over them: exact evaluation and
+//! readable printing.
 
 use super::number::Value;
 use num_bigint::BigInt;
@@ -75,7 +76,11 @@ impl Rel {
 }
 
 /// A linear constraint `sum(a_i * x_i) REL c` with integer coefficients and a rational
-/// constant.
+/// constant, or a remainder constraint `x % m REL c` on one variable.
+///
+/// The remainder is C's (truncated toward zero, so `-7 % 3 = -1`), so a printed atom
+/// means the same as the C expression; a non-integer `x` has no remainder and satisfies
+/// only `!=`.
 ///
 /// Normal form (established by [`Atom::new`]): terms sorted by variable, no zero
 /// coefficients, coefficients with gcd 1, first coefficient positive (the relation is
@@ -88,6 +93,8 @@ pub struct Atom {
     rhs: Value,
     /// `rhs` as `num/den` in `i128` when it fits: the fast evaluation path.
     rhs_fast: Option<(i128, i128)>,
+    /// `Some(m)`: the atom is `x % m REL rhs` for its single term `(x, 1)`.
+    modulus: Option<i64>,
 }
 
 impl Atom {
@@ -127,7 +134,24 @@ impl Atom {
             rel,
             rhs,
             rhs_fast,
+            modulus: None,
         }
+    }
+
+    /// `x % m REL c` (C's remainder) for a modulus `m >= 1` (a smaller one becomes 1).
+    pub fn remainder(x: usize, m: i64, rel: Rel, c: Value) -> Atom {
+        Atom {
+            terms: vec![(x, 1)],
+            rel,
+            rhs_fast: c.as_i128_fraction(),
+            rhs: c,
+            modulus: Some(m.max(1)),
+        }
+    }
+
+    /// The modulus of a remainder atom `x % m REL c`, `None` for a linear one.
+    pub fn modulus(&self) -> Option<i64> {
+        self.modulus
     }
 
     /// `x REL c` for one variable.
@@ -165,6 +189,7 @@ impl Atom {
             rel: self.rel.negate(),
             rhs: self.rhs.clone(),
             rhs_fast: self.rhs_fast,
+            modulus: self.modulus,
         }
     }
 
@@ -176,18 +201,26 @@ impl Atom {
     /// A description-length rank used to break ties between equally small formulas
     /// (lower is simpler): each variable costs 2, a nonzero constant 3 (it was fitted to
     /// the data), non-unit coefficients 4. So `a = b` (4) beats `a != 4` (5), which beats
-    /// `a - b <= 3` (7).
+    /// `a - b <= 3` (7). A modulus is a fitted constant too: `x % 2 = 0` costs 5,
+    /// `x % 3 = 2` 8.
     pub fn complexity(&self) -> u32 {
         let vars = self.terms.len() as u32;
         let units = self.terms.iter().all(|&(_, a)| a == 1 || a == -1);
         let constant = self.rhs != Value::ZERO;
-        2 * vars + if constant { 3 } else { 0 } + if units { 0 } else { 4 }
+        let modulus = self.modulus.is_some();
+        2 * vars
+            + if constant { 3 } else { 0 }
+            + if units { 0 } else { 4 }
+            + if modulus { 3 } else { 0 }
     }
 
     /// Evaluates the atom exactly at `point` (a missing variable counts as 0).
     pub fn eval(&self, point: &[Value]) -> bool {
         if let Some(r) = self.eval_fast(point) {
             return r;
+        }
+        if let Some(m) = self.modulus {
+            return self.eval_remainder(point, m);
         }
         let mut sum = BigRational::zero();
         for &(v, a) in &self.terms {
@@ -200,6 +233,15 @@ impl Atom {
 
     fn eval_fast(&self, point: &[Value]) -> Option<bool> {
         let (num, den) = self.rhs_fast?;
+        if let Some(m) = self.modulus {
+            let x = match point.get(self.terms[0].0) {
+                Some(Value::Int(x)) => *x as i128,
+                Some(Value::Rat(_)) => return None,
+                None => 0,
+            };
+            let lhs = (x % m as i128).checked_mul(den)?;
+            return Some(self.rel.holds(lhs.cmp(&num)));
+        }
         let mut sum: i128 = 0;
         for &(v, a) in &self.terms {
             let x = match point.get(v) {
@@ -213,8 +255,34 @@ impl Atom {
         Some(self.rel.holds(lhs.cmp(&num)))
     }
 
-    /// The value of the linear expression at `point`, exactly.
+    /// `x % m REL c` at a point whose `x` is not an `i64`: only an integer has a
+    /// remainder.
+    fn eval_remainder(&self, point: &[Value], m: i64) -> bool {
+        let x = point
+            .get(self.terms[0].0)
+            .map_or_else(BigRational::zero, Value::to_rational);
+        if !x.is_integer() {
+            return self.rel == Rel::Ne;
+        }
+        let r = x.to_integer() % BigInt::from(m);
+        self.rel
+            .holds(BigRational::from_integer(r).cmp(&self.rhs.to_rational()))
+    }
+
+    /// The value of the atom's left-hand side at `point`, exactly (for a remainder atom
+    /// on a non-integer, the value itself).
     pub fn lhs_value(&self, point: &[Value]) -> Value {
+        if let Some(m) = self.modulus {
+            let x = point
+                .get(self.terms[0].0)
+                .map_or_else(BigRational::zero, Value::to_rational);
+            if x.is_integer() {
+                return Value::from_rational(BigRational::from_integer(
+                    x.to_integer() % BigInt::from(m),
+                ));
+            }
+            return Value::from_rational(x);
+        }
         let mut sum = BigRational::zero();
         for &(v, a) in &self.terms {
             if let Some(x) = point.get(v) {
@@ -247,6 +315,10 @@ impl fmt::Display for AtomDisplay<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let a = self.atom;
         let t = &a.terms;
+        if let Some(m) = a.modulus {
+            let x = var_name(self.names, t[0].0);
+            return write!(f, "{x} % {m} {} {}", a.rel.symbol(), a.rhs);
+        }
         if t.len() == 2 && t[0].1 == 1 && t[1].1 == -1 && a.rhs == Value::ZERO {
             return write!(
                 f,
@@ -496,6 +568,30 @@ mod tests {
         assert_eq!(c.display(&n).to_string(), "a - 2*c >= -3");
         assert!(c.eval(&[Value::Int(1), Value::Int(0), Value::Int(2)]));
         assert!(!c.eval(&[Value::Int(0), Value::Int(0), Value::Int(2)]));
+    }
+
+    #[test]
+    fn remainder_atoms_follow_c() {
+        let n = names();
+        let r = Atom::remainder(0, 3, Rel::Eq, Value::Int(-1));
+        assert_eq!(r.display(&n).to_string(), "a % 3 = -1");
+        // C truncates toward zero: -7 % 3 = -1, 7 % 3 = 1.
+        assert!(r.eval(&[Value::Int(-7)]));
+        assert!(!r.eval(&[Value::Int(7)]));
+        assert!(!r.eval(&[Value::Int(2)]));
+        // Beyond i64 and non-integers take the exact path.
+        let big = Value::parse("100000000000000000000").unwrap();
+        let even = Atom::remainder(0, 2, Rel::Eq, Value::ZERO);
+        let half = Value::fraction(5, 2).unwrap();
+        for (x, is_even) in [(big, true), (half, false)] {
+            let point = [x];
+            assert_eq!(even.eval(&point), is_even);
+            assert_eq!(even.negate().eval(&point), !is_even);
+        }
+        assert_eq!(even.lhs_value(&[Value::Int(-9)]), Value::Int(-1));
+        // A remainder atom is not the linear atom over the same term.
+        assert_ne!(even, Atom::var_const(0, Rel::Eq, Value::ZERO));
+        assert!(even.complexity() > Atom::var_const(0, Rel::Eq, Value::ZERO).complexity());
     }
 
     #[test]

@@ -119,6 +119,11 @@ pub struct LearnConfig {
     pub triple_atoms: bool,
     /// Three-variable atoms only up to this many variables. Default 5.
     pub triple_atoms_max_vars: usize,
+    /// Remainder atoms `x % m = r`, `x % m != r` over integer variables, for moduli
+    /// 2 to `max_modulus` (parity, digits, "every third"). Default true.
+    pub remainder_atoms: bool,
+    /// Largest modulus of a remainder atom. Default 10.
+    pub max_modulus: i64,
     /// Fall back to a simplex half-space when the pool has no formula. Default true.
     pub simplex: bool,
     /// Pivot budget of one separation attempt. Default 20 000.
@@ -146,6 +151,8 @@ impl Default for LearnConfig {
             pair_atoms: true,
             triple_atoms: true,
             triple_atoms_max_vars: 5,
+            remainder_atoms: true,
+            max_modulus: 10,
             simplex: true,
             max_pivots: 20_000,
             snap_max_coeff: 10,

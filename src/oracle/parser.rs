@@ -27,6 +27,7 @@ enum Tok {
     Minus,
     Star,
     Slash,
+    Percent,
     LParen,
     RParen,
     And,
@@ -105,6 +106,7 @@ fn lex(text: &str) -> Result<Vec<(usize, Tok)>, ParseError> {
                 '-' => (Tok::Minus, 1),
                 '*' => (Tok::Star, 1),
                 '/' => (Tok::Slash, 1),
+                '%' => (Tok::Percent, 1),
                 '(' => (Tok::LParen, 1),
                 ')' => (Tok::RParen, 1),
                 _ => return Err(err(start, &format!("unexpected character '{c}'"))),
@@ -205,6 +207,12 @@ impl Parser<'_> {
     }
 
     fn atom(&mut self) -> Result<Expr, ParseError> {
+        if let (Some(Tok::Ident(_)), Some(Tok::Percent)) = (
+            self.toks.get(self.pos).map(|t| &t.1),
+            self.toks.get(self.pos + 1).map(|t| &t.1),
+        ) {
+            return self.remainder_atom();
+        }
         let start = self.here();
         let (lc, lk) = self.linear()?;
         let rel = match self.peek() {
@@ -242,6 +250,41 @@ impl Parser<'_> {
             &terms,
             rel,
             Value::from_rational(constant * scale),
+        )))
+    }
+
+    /// `x % m REL c`: one variable, a positive integer modulus, an integer constant.
+    fn remainder_atom(&mut self) -> Result<Expr, ParseError> {
+        let Some(Tok::Ident(name)) = self.peek().cloned() else {
+            return self.err("expected a variable");
+        };
+        let Some(x) = self.vars.iter().position(|v| *v == name) else {
+            return self.err(format!("unknown variable '{name}'"));
+        };
+        self.pos += 2;
+        let m = match self.peek() {
+            Some(Tok::Num(Value::Int(m))) if *m >= 1 => *m,
+            _ => return self.err("expected a positive integer modulus after '%'"),
+        };
+        self.pos += 1;
+        let rel = match self.peek() {
+            Some(Tok::Rel(r)) => *r,
+            _ => return self.err("expected a comparison (<=, <, >=, >, =, !=)"),
+        };
+        self.pos += 1;
+        let at = self.here();
+        let (coeffs, c) = self.linear()?;
+        if coeffs.values().any(|c| !c.is_zero()) || !c.is_integer() {
+            return Err(ParseError {
+                pos: at,
+                message: "a remainder is compared with an integer".into(),
+            });
+        }
+        Ok(Expr::Atom(Atom::remainder(
+            x,
+            m,
+            rel,
+            Value::from_rational(c),
         )))
     }
 
@@ -437,6 +480,7 @@ mod tests {
             "true",
             "false",
             "(a + b - c <= 0) and (out >= 0.5)",
+            "(a % 3 = 2 or out % 10 != 0) and (b % 2 = -1)",
         ] {
             let f = Formula::parse(s, &n).unwrap();
             assert_eq!(f.to_string(), s);
@@ -456,6 +500,10 @@ mod tests {
         assert!(Formula::parse("(a <= 1 or (b <= 1 and c <= 1)) and a = 1", &n).is_err());
         assert!(Formula::parse("a <= 1 )", &n).is_err());
         assert!(Formula::parse("#", &n).is_err());
+        assert!(Formula::parse("a % 0 = 1", &n).is_err());
+        assert!(Formula::parse("a % 3 = b", &n).is_err());
+        assert!(Formula::parse("a % 3 = 1/2", &n).is_err());
+        assert!(Formula::parse("z % 3 = 1", &n).is_err());
         let deep = format!("{}a = 1{}", "(".repeat(200), ")".repeat(200));
         assert!(Formula::parse(&deep, &n).is_err());
     }

@@ -148,6 +148,12 @@ pub(crate) fn build(
         }
     }
 
+    if config.remainder_atoms {
+        for (atom, tier) in remainder_atoms(points, nvars, config.max_modulus) {
+            push(atom, tier, &mut cands);
+        }
+    }
+
     // Thresholds only where the labels change along the expression (boundary points):
     // moving a cut through a run of one label gives a literal that dominates.
     for (terms, tier) in expressions(nvars, config) {
@@ -295,6 +301,37 @@ pub(crate) fn build(
     }
 }
 
+/// `x % m = r` and `x % m != r` for every integer variable `x`, modulus `2..=max_modulus`
+/// and remainder `r` seen at a point, when the points show at least two remainders (else
+/// the atom is constant over them). Tier 1: after single-variable atoms,
+/// beside the two-variable ones.
+fn remainder_atoms(points: &[&[Value]], nvars: usize, max_modulus: i64) -> Vec<(Atom, usize)> {
+    let mut out = Vec::new();
+    for x in 0..nvars {
+        let Some(values) = points
+            .iter()
+            .map(|p| p.get(x).map_or(Some(0), Value::as_i64))
+            .collect::<Option<Vec<i64>>>()
+        else {
+            continue;
+        };
+        for m in 2..=max_modulus {
+            let mut seen: Vec<i64> = values.iter().map(|v| v % m).collect();
+            seen.sort_unstable();
+            seen.dedup();
+            if seen.len() < 2 {
+                continue;
+            }
+            for r in seen {
+                for rel in [Rel::Eq, Rel::Ne] {
+                    out.push((Atom::remainder(x, m, rel, Value::Int(r)), 1));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The atom's left-hand side at `p`, with an integer fast path.
 fn lin_value(atom: &Atom, p: &[Value]) -> Value {
     let mut sum: i128 = 0;
@@ -354,6 +391,32 @@ mod tests {
         assert_eq!(with(None), "(x > 0)");
         assert_eq!(with(Some(1)), "(out < 0)");
         assert_eq!(with(Some(0)), "(x > 0)");
+    }
+
+    #[test]
+    fn remainders_explain_periodic_bugs() {
+        // Bugs on every third value, as in `2*n/3` against `2*(n/3)`.
+        let points: Vec<(i64, bool)> = (-10..40).map(|n| (n, n % 3 == 2)).collect();
+        assert_eq!(learned(&points), "(out % 3 = 2)");
+        // Round numbers are fine: the bug is off the tens.
+        let points: Vec<(i64, bool)> = (1..60).map(|n| (n * 7, n * 7 % 10 != 0)).collect();
+        assert_eq!(learned(&points), "(out % 10 != 0)");
+        // Without remainder atoms the same labels need a long formula or none.
+        let vars = vec!["out".to_string()];
+        let data: Vec<Example> = (-10..40)
+            .map(|n| Example {
+                point: vec![Value::Int(n)],
+                bug: n % 3 == 2,
+            })
+            .collect();
+        let config = LearnConfig {
+            remainder_atoms: false,
+            ..LearnConfig::default()
+        };
+        let report = learn(&vars, &data, &config);
+        assert!(report
+            .formula
+            .is_none_or(|f| !f.to_string().contains('%') && f.literals() > 1));
     }
 
     #[test]

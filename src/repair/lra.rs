@@ -479,7 +479,12 @@ pub fn formula_expr(f: &Formula) -> Expr {
                 .iter()
                 .map(|a| match int_atom(a) {
                     IntAtom::Always(b) => int_lit(i64::from(b), ScalarType::Int),
-                    IntAtom::Compare { terms, rel, bound } => {
+                    IntAtom::Compare {
+                        terms,
+                        modulus,
+                        rel,
+                        bound,
+                    } => {
                         let op = match rel {
                             Rel::Le => BinaryOp::Le,
                             Rel::Lt => BinaryOp::Lt,
@@ -488,11 +493,12 @@ pub fn formula_expr(f: &Formula) -> Expr {
                             Rel::Eq => BinaryOp::Eq,
                             Rel::Ne => BinaryOp::Ne,
                         };
-                        bin(
-                            op,
-                            sum_expr(&terms, names, 0),
-                            int_lit(bound, ScalarType::Int),
-                        )
+                        let lhs = sum_expr(&terms, names, 0);
+                        let lhs = match modulus {
+                            Some(m) => bin(BinaryOp::Rem, lhs, int_lit(m, ScalarType::Int)),
+                            None => lhs,
+                        };
+                        bin(op, lhs, int_lit(bound, ScalarType::Int))
                     }
                 })
                 .collect();

@@ -576,10 +576,12 @@ pub fn formula_to_c(formula: &Formula) -> String {
 pub enum IntAtom {
     /// The atom is constant (e.g. `x = 5/2` on integers is never true).
     Always(bool),
-    /// `sum(c * x) REL bound`.
+    /// `sum(c * x) REL bound`, or `x % modulus REL bound` with a modulus.
     Compare {
         /// `(variable index, coefficient)`, nonzero coefficients.
         terms: Vec<(usize, i64)>,
+        /// `Some(m)`: the left side is the one term's C remainder modulo `m`.
+        modulus: Option<i64>,
         /// The comparison.
         rel: Rel,
         /// The integer bound.
@@ -616,7 +618,12 @@ pub fn int_atom(atom: &oracle::Atom) -> IntAtom {
         return IntAtom::Always(holds_at_zero(&bound));
     }
     match bound.to_i64() {
-        Some(bound) => IntAtom::Compare { terms, rel, bound },
+        Some(bound) => IntAtom::Compare {
+            terms,
+            modulus: atom.modulus(),
+            rel,
+            bound,
+        },
         // A bound beyond i64 is beyond any i64 left side: the atom is decided by its
         // direction alone (equality never holds).
         None => IntAtom::Always(match rel {
@@ -637,11 +644,19 @@ pub fn c_operator(rel: Rel) -> &'static str {
 }
 
 fn atom_to_c(atom: &oracle::Atom, names: &[String]) -> String {
-    let (terms, rel, bound) = match int_atom(atom) {
+    let (terms, modulus, rel, bound) = match int_atom(atom) {
         IntAtom::Always(b) => return if b { "1" } else { "0" }.to_string(),
-        IntAtom::Compare { terms, rel, bound } => (terms, rel, bound),
+        IntAtom::Compare {
+            terms,
+            modulus,
+            rel,
+            bound,
+        } => (terms, modulus, rel, bound),
     };
     let op = c_operator(rel);
+    if let (Some(m), [(x, _)]) = (modulus, &terms[..]) {
+        return format!("{} % {m} {op} {bound}", var_name(names, *x));
+    }
     // `x - y REL c` reads best as `x REL y + c`.
     if let [(x, 1), (y, -1)] = terms[..] {
         let (x, y) = (var_name(names, x), var_name(names, y));
@@ -802,6 +817,14 @@ mod tests {
         assert_eq!(
             f(Atom::new(&[(0, 1), (1, -1)], Rel::Le, Value::Int(-1))),
             "x <= y - 1"
+        );
+        assert_eq!(
+            f(Atom::remainder(1, 10, Rel::Ne, Value::ZERO)),
+            "y % 10 != 0"
+        );
+        assert_eq!(
+            f(Atom::remainder(0, 3, Rel::Eq, Value::Int(-1))),
+            "x % 3 == -1"
         );
         assert_eq!(formula_to_c(&Formula::truth(names.clone())), "1");
         assert_eq!(formula_to_c(&Formula::falsity(names)), "0");
