@@ -47,7 +47,8 @@ pub struct SynthConfig {
     /// it off when a constant would only hard-code the tests.
     pub allow_constant: bool,
     /// The condition learner's limits. Default: [`LearnConfig::default`] with at most 3
-    /// literals, so conditions stay readable.
+    /// literals, so conditions stay readable, and linear atoms only (no remainders): a
+    /// synthesised condition is a half-space or a few of them.
     pub condition: LearnConfig,
 }
 
@@ -62,6 +63,7 @@ impl Default for SynthConfig {
             allow_constant: true,
             condition: LearnConfig {
                 max_literals: 3,
+                remainder_atoms: false,
                 ..LearnConfig::default()
             },
         }
