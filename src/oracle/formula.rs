@@ -255,33 +255,33 @@ impl Atom {
         Some(self.rel.holds(lhs.cmp(&num)))
     }
 
-    /// `x % m REL c` at a point whose `x` is not an `i64`: only an integer has a
-    /// remainder.
-    fn eval_remainder(&self, point: &[Value], m: i64) -> bool {
+    /// C's remainder of the atom's variable modulo `m` at `point`, exactly; `None` when
+    /// the value is not an integer (it has no remainder).
+    fn remainder_at(&self, point: &[Value], m: i64) -> Option<BigInt> {
         let x = point
             .get(self.terms[0].0)
             .map_or_else(BigRational::zero, Value::to_rational);
-        if !x.is_integer() {
-            return self.rel == Rel::Ne;
+        x.is_integer().then(|| x.to_integer() % BigInt::from(m))
+    }
+
+    /// `x % m REL c` at a point whose `x` is not an `i64`.
+    fn eval_remainder(&self, point: &[Value], m: i64) -> bool {
+        match self.remainder_at(point, m) {
+            Some(r) => self
+                .rel
+                .holds(BigRational::from_integer(r).cmp(&self.rhs.to_rational())),
+            None => self.rel == Rel::Ne,
         }
-        let r = x.to_integer() % BigInt::from(m);
-        self.rel
-            .holds(BigRational::from_integer(r).cmp(&self.rhs.to_rational()))
     }
 
     /// The value of the atom's left-hand side at `point`, exactly (for a remainder atom
-    /// on a non-integer, the value itself).
+    /// on a non-integer, which has no remainder, the value itself).
     pub fn lhs_value(&self, point: &[Value]) -> Value {
         if let Some(m) = self.modulus {
-            let x = point
-                .get(self.terms[0].0)
-                .map_or_else(BigRational::zero, Value::to_rational);
-            if x.is_integer() {
-                return Value::from_rational(BigRational::from_integer(
-                    x.to_integer() % BigInt::from(m),
-                ));
-            }
-            return Value::from_rational(x);
+            return match self.remainder_at(point, m) {
+                Some(r) => Value::from_rational(BigRational::from_integer(r)),
+                None => point[self.terms[0].0].clone(),
+            };
         }
         let mut sum = BigRational::zero();
         for &(v, a) in &self.terms {
