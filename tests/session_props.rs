@@ -5,7 +5,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use fixloop::session::examples::EXAMPLES;
 use fixloop::session::{
-    decode_json, decode_link, encode_json, encode_link, Answer, Session, Verdict,
+    decode_json, decode_link, encode_json, encode_json_checked, encode_link, Answer, Session,
+    Verdict,
 };
 use proptest::prelude::*;
 
@@ -71,7 +72,11 @@ proptest! {
     #[test]
     fn sessions_round_trip(s in session()) {
         prop_assert_eq!(decode_link(&encode_link(&s)), Ok(s.clone()));
-        prop_assert_eq!(decode_json(&encode_json(&s)), Ok(s));
+        prop_assert_eq!(decode_json(&encode_json(&s)), Ok(s.clone()));
+        // What the page saves reads back.
+        let saved = encode_json_checked(&s);
+        prop_assert!(saved.is_ok());
+        prop_assert_eq!(decode_json(&saved.unwrap()), Ok(s));
     }
 
     #[test]

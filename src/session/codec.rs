@@ -54,6 +54,21 @@ pub fn encode_json(session: &Session) -> String {
     serde_json::to_string_pretty(session).unwrap_or_default()
 }
 
+/// The session's JSON when [`decode_json`] will read it back: it passes
+/// [`Session::validate`] and fits [`MAX_JSON_BYTES`]. The page saves and records nothing
+/// that fails this, so a reload never finds the tab's own session unreadable.
+pub fn encode_json_checked(session: &Session) -> Result<String, SessionError> {
+    session.validate()?;
+    let json = encode_json(session);
+    if json.len() > MAX_JSON_BYTES {
+        return Err(SessionError::Invalid(format!(
+            "it would take {} bytes of JSON (at most {MAX_JSON_BYTES})",
+            json.len()
+        )));
+    }
+    Ok(json)
+}
+
 /// Reads session JSON of any known version, checking size, types and limits.
 pub fn decode_json(text: &str) -> Result<Session, SessionError> {
     if text.len() > MAX_JSON_BYTES {
@@ -132,6 +147,35 @@ mod tests {
         let s = sample();
         assert_eq!(decode_link(&encode_link(&s)), Ok(s.clone()));
         assert_eq!(decode_json(&encode_json(&s)), Ok(s));
+    }
+
+    #[test]
+    fn only_sessions_that_read_back_are_encoded_for_saving() {
+        let s = sample();
+        let json = encode_json_checked(&s).expect("a small session is saved");
+        assert_eq!(decode_json(&json), Ok(s.clone()));
+
+        let mut long_program = s.clone();
+        long_program.program = "x".repeat(crate::session::limits::MAX_PROGRAM_BYTES + 1);
+        let refused = encode_json_checked(&long_program).unwrap_err();
+        assert!(matches!(refused, SessionError::Invalid(_)));
+        assert_eq!(decode_json(&encode_json(&long_program)), Err(refused));
+
+        // Each answer is within its own limit, together they pass the JSON limit.
+        let mut many = s;
+        let input = "1234567890 ".repeat(crate::session::limits::MAX_TEXT_BYTES / 11);
+        many.answers = vec![
+            crate::session::Answer {
+                input,
+                verdict: Verdict::Ok,
+                expected: None,
+            };
+            80
+        ];
+        assert!(many.validate().is_ok());
+        let refused = encode_json_checked(&many).unwrap_err();
+        assert!(refused.to_string().contains("bytes of JSON"), "{refused}");
+        assert!(decode_json(&encode_json(&many)).is_err());
     }
 
     #[test]

@@ -15,7 +15,9 @@ pub mod replay;
 
 use serde::{Deserialize, Serialize};
 
-pub use codec::{decode_json, decode_link, encode_json, encode_link, SessionError};
+pub use codec::{
+    decode_json, decode_link, encode_json, encode_json_checked, encode_link, SessionError,
+};
 pub use replay::{ReplayError, Replayer};
 
 /// The session format written today.
@@ -205,7 +207,10 @@ impl Session {
                     .as_ref()
                     .is_some_and(|e| e.len() > MAX_TEXT_BYTES);
             if long {
-                return invalid(format!("answer {} is too long", i + 1));
+                return invalid(format!(
+                    "answer {} is longer than {MAX_TEXT_BYTES} bytes",
+                    i + 1
+                ));
             }
             if a.expected.is_some() && a.verdict != Verdict::Bug {
                 return invalid(format!(
