@@ -441,6 +441,22 @@ fn set_setting(settings: &mut Settings, field: AuthorField, text: &str) {
     }
 }
 
+/// Why `session` cannot start, for the user: outside the limits a saved session must keep
+/// (it could not be saved), a program that does not compile, or a failing input that is
+/// not numbers.
+fn cannot_start(session: &Session) -> Option<String> {
+    if let Err(e) = session.validate() {
+        return Some(format!("Cannot start: {e}."));
+    }
+    if let Err(e) = compile(&session.program) {
+        return Some(format!("The program does not compile:\n{e}"));
+    }
+    let input = crate::active::num::parse_input(&session.failing_input);
+    input
+        .is_none_or(|v| v.is_empty())
+        .then(|| "The failing input must be numbers separated by spaces, e.g. 2 2 2".into())
+}
+
 /// Reads the ranges' text boxes: a position's range is kept when both ends read as numbers.
 fn set_range(ranges: &mut Vec<Option<InputRange>>, index: usize, min: &str, max: &str) {
     if index >= crate::session::limits::MAX_RANGES {
@@ -483,25 +499,15 @@ impl Reducible for AppState {
             Action::EditSeed(t) if s.editable() => {
                 set_setting(&mut s.session.settings, AuthorField::Seed, &t)
             }
-            Action::Start if s.editable() => match compile(&s.session.program) {
-                Err(e) => {
-                    s.error = Some(format!("The program does not compile:\n{e}"));
-                }
-                Ok(_) => {
-                    let input = crate::active::num::parse_input(&s.session.failing_input);
-                    if input.is_none_or(|v| v.is_empty()) {
-                        s.error = Some(
-                            "The failing input must be numbers separated by spaces, e.g. 2 2 2"
-                                .into(),
-                        );
-                    } else {
-                        s.error = None;
-                        s.session.started = true;
-                        s.session.answers.clear();
-                        s.session.stopped = false;
-                        s.reset_round();
-                        s.busy = true;
-                    }
+            Action::Start if s.editable() => match cannot_start(&s.session) {
+                Some(why) => s.error = Some(why),
+                None => {
+                    s.error = None;
+                    s.session.started = true;
+                    s.session.answers.clear();
+                    s.session.stopped = false;
+                    s.reset_round();
+                    s.busy = true;
                 }
             },
             Action::Answer(verdict, expected) => {
@@ -516,6 +522,14 @@ impl Reducible for AppState {
                     verdict,
                     expected: expected.filter(|e| verdict == Verdict::Bug && !e.trim().is_empty()),
                 });
+                // A label is recorded only when the session holding it can be saved.
+                if let Err(e) = crate::session::encode_json_checked(&s.session) {
+                    s.session.answers.pop();
+                    s.error = Some(format!(
+                        "This answer was not recorded: the session could then not be saved ({e}). Stop the loop to go on with the labels so far."
+                    ));
+                    return Rc::new(s);
+                }
                 s.busy = true;
             }
             Action::StopLoop if s.session.started && !s.session.stopped => {

@@ -2,7 +2,9 @@
 
 use super::state::StudentWork;
 use crate::exercise::{Exercise, ExerciseError};
-use crate::session::{decode_json, decode_link, encode_json, encode_link, Session, SessionError};
+use crate::session::{
+    decode_json, decode_link, encode_json, encode_json_checked, encode_link, Session, SessionError,
+};
 
 /// sessionStorage key of this tab's id (survives reload, new per tab).
 const TAB_KEY: &str = "fixloop-tab";
@@ -179,9 +181,12 @@ pub fn has_saved_session() -> bool {
 /// Saves the session under this tab's key; an error message when storage refuses.
 pub fn save_session(session: &Session) -> Result<(), String> {
     let storage = local().ok_or("this browser has no localStorage: the session is not saved")?;
+    let json = encode_json_checked(session).map_err(|e| {
+        format!("This session is not saved ({e}); a reload brings back the last one saved.")
+    })?;
     let key = session_key();
     storage
-        .set_item(&key, &encode_json(session))
+        .set_item(&key, &json)
         .map_err(|_| "the browser refused to save the session (storage full?)".to_string())?;
     let _ = storage.set_item(LAST_KEY, &tab_id());
     Ok(())

@@ -1,4 +1,4 @@
-// End-to-end robustness: a worker that dies, hangs or is killed mid-repair is reported and restarted with every label kept; an unreadable saved session is kept aside and offered for download; a duplicated tab gets a session of its own; Ctrl/Cmd+Enter runs the current step.
+// End-to-end robustness: a worker that dies, hangs or is killed mid-repair is reported and restarted with every label kept; an unreadable saved session is kept aside and offered for download; an oversized program or answer is refused before it is saved; a duplicated tab gets a session of its own; Ctrl/Cmd+Enter runs the current step.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -166,6 +166,54 @@ test('an unreadable saved session is kept aside, reported, and offered for downl
   await page.waitForSelector('html[data-ready-ms]');
   assert.equal(await page.locator('[role=alert].unreadable').count(), 0, 'told once');
   assert.equal(await page.evaluate((k) => localStorage.getItem(k), aside[0]), broken);
+  await context.close();
+});
+
+test('the page never saves what it could not read back: an oversized program or answer is refused', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Median of three' }).click();
+  const editor = page.getByLabel('Program');
+  const median = await editor.inputValue();
+  const savedPrograms = async () => Object.values(await savedSessions(page)).map((t) => JSON.parse(t).program);
+  await page.waitForFunction((p) => Object.keys(localStorage).some((k) => k.startsWith('fixloop-session-') && JSON.parse(localStorage.getItem(k)).program === p), median);
+
+  // Over the 64 KiB program limit: shown, not saved, and it cannot start.
+  await editor.fill(`${median}\n// ${'x'.repeat(70000)}\n`);
+  const notSaved = page.getByRole('alert').filter({ hasText: 'not saved' });
+  await notSaved.waitFor();
+  assert.match(await notSaved.textContent(), /at most 65536.*a reload brings back the last one saved/s);
+  assert.deepEqual(await savedPrograms(), [median], 'the saved session is the last good one');
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.getByRole('alert').filter({ hasText: 'cannot start' }).waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Start' }).count(), 1, 'still editing');
+  await page.screenshot({ path: join(screenshots, 'program-too-large.png'), fullPage: true });
+
+  // A reload finds a readable session: the last one saved, nothing kept aside.
+  await page.reload();
+  await page.waitForSelector('html[data-ready-ms]');
+  assert.equal(await editor.inputValue(), median);
+  assert.equal(await page.locator('[role=alert].unreadable').count(), 0, 'nothing unreadable');
+  assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fixloop-unreadable-')).length), 0);
+
+  // An answer whose expected output passes the 4 KiB text limit is not recorded.
+  await page.getByLabel('Label budget').fill('8');
+  await page.getByRole('button', { name: 'Start' }).click();
+  assert.ok(await nextQuery(page), 'a question');
+  await notABug(page);
+  assert.ok(await nextQuery(page), 'a second question');
+  await page.getByLabel('Correct output (optional, for Bug)').fill('7'.repeat(5000));
+  await page.getByRole('button', { name: 'Bug', exact: true }).click();
+  const refused = page.getByRole('alert').filter({ hasText: 'not recorded' });
+  await refused.waitFor();
+  assert.match(await refused.textContent(), /longer than 4096 bytes.*Stop the loop/s);
+  assert.equal(await labelsUsed(page), 1, 'the label is not counted');
+  await page.reload();
+  await page.waitForSelector('html[data-ready-ms]');
+  assert.ok(await nextQuery(page), 'the loop goes on after a reload');
+  assert.equal(await labelsUsed(page), 1, 'the first label is kept');
+  assert.equal(await page.locator('[role=alert].unreadable').count(), 0, 'nothing unreadable');
   await context.close();
 });
 
