@@ -41,10 +41,11 @@ use yew::prelude::*;
 /// a saved one); a broken link is reported and changes nothing.
 fn initial_state() -> AppState {
     let theme = Theme::parse(&storage::load_theme());
-    let (saved, unreadable) = match storage::load_session() {
-        Ok(s) => (s, None),
-        Err(u) => (None, Some(u)),
-    };
+    let mut unreadable = Vec::new();
+    let saved = storage::load_session().unwrap_or_else(|u| {
+        unreadable.push(u);
+        None
+    });
     let mut error = None;
     let mut state = AppState::new(
         saved.clone().unwrap_or_else(AppState::default_session),
@@ -68,7 +69,12 @@ fn initial_state() -> AppState {
         }
         storage::clear_fragment();
     }
-    state.author = storage::load_draft().unwrap_or_else(AppState::default_draft);
+    state.author = storage::load_draft()
+        .unwrap_or_else(|u| {
+            unreadable.push(u);
+            None
+        })
+        .unwrap_or_else(AppState::default_draft);
     let page = Page::from_fragment(&storage::fragment());
     // Student mode survives a reload: this tab's current exercise work.
     let mut work = match storage::current_work() {
@@ -179,10 +185,22 @@ fn download_json(session: &Session) {
     storage::download_session(session)
 }
 
-/// Downloads the raw text of an unreadable saved session.
-fn download_unreadable(key: &str) {
+/// Downloads the raw text of unreadable saved work (`what`: "session", "exercise draft").
+fn download_unreadable(what: &str, key: &str) {
     if let Some(text) = storage::raw_text(key) {
-        storage::download_text("fixloop-unreadable-session.txt", "text/plain", &text);
+        let name = format!("fixloop-unreadable-{}.txt", what.replace(' ', "-"));
+        storage::download_text(&name, "text/plain", &text);
+    }
+}
+
+/// What the page says about one piece of unreadable saved work, with its download.
+fn unreadable_notice(u: &storage::Unreadable) -> Html {
+    let (what, key) = (u.what, u.key.clone());
+    html! {
+        <>
+            <p>{ format!("The saved {what} could not be read ({}). Nothing was thrown away: its text is kept aside in this browser under \"{}\", and you start from a fresh {what}.", u.error, u.key) }</p>
+            <button onclick={Callback::from(move |_: MouseEvent| download_unreadable(what, &key))}>{ format!("Download the unreadable {what}") }</button>
+        </>
     }
 }
 
@@ -310,7 +328,14 @@ fn app() -> Html {
             None => {}
         });
     }
-    use_effect_with(state.author.clone(), storage::save_draft);
+    {
+        let d = dispatcher.clone();
+        use_effect_with(state.author.clone(), move |draft| {
+            if let Err(e) = storage::save_draft(draft) {
+                d.dispatch(Action::Failed(e));
+            }
+        });
+    }
     use_effect_with(state.page, |page| storage::set_fragment(page.fragment()));
     // Time spent on an exercise: the page's clock, read here at the edge only; ticks
     // while the page is visible, at most a minute per tick (a sleeping laptop is no work).
@@ -650,10 +675,9 @@ fn app() -> Html {
                 <button class="secondary" onclick={act(Action::DismissError)}>{ "Dismiss" }</button>
             </div>
         }
-        if let Some(u) = &state.unreadable {
+        if !state.unreadable.is_empty() {
             <div role="alert" class="alert unreadable">
-                <p>{ format!("The saved session could not be read ({}). Nothing was thrown away: its text is kept aside in this browser under \"{}\", and you start from a fresh session.", u.error, u.key) }</p>
-                <button onclick={{ let key = u.key.clone(); Callback::from(move |_: MouseEvent| download_unreadable(&key)) }}>{ "Download the unreadable session" }</button>
+                { for state.unreadable.iter().map(unreadable_notice) }
                 <button class="secondary" onclick={act(Action::DismissUnreadable)}>{ "Dismiss" }</button>
             </div>
         }

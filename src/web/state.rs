@@ -105,8 +105,9 @@ pub struct AppState {
     pub class: ClassState,
     /// The worker died or fell silent (the page offers a restart).
     pub worker_down: Option<WorkerDown>,
-    /// The saved session at load could not be read (it is kept aside; the user is told).
-    pub unreadable: Option<Unreadable>,
+    /// What was saved but could not be read at load: the session, the exercise draft
+    /// (each kept aside; the user is told).
+    pub unreadable: Vec<Unreadable>,
 }
 
 /// The pages of the app (the student works on the playground page).
@@ -311,7 +312,7 @@ pub enum Action {
     WorkerRestarting,
     /// The user keeps waiting for a silent worker.
     KeepWaiting,
-    /// The user has read that the saved session was unreadable.
+    /// The user has read that saved work was unreadable.
     DismissUnreadable,
 }
 
@@ -334,7 +335,7 @@ impl AppState {
             author_link: None,
             class: ClassState::default(),
             worker_down: None,
-            unreadable: None,
+            unreadable: Vec::new(),
         }
     }
 
@@ -721,7 +722,7 @@ impl Reducible for AppState {
                 s.busy = s.session.started;
             }
             Action::KeepWaiting => s.worker_down = None,
-            Action::DismissUnreadable => s.unreadable = None,
+            Action::DismissUnreadable => s.unreadable.clear(),
             _ => return self,
         }
         Rc::new(s)

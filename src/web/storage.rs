@@ -1,4 +1,4 @@
-//! Browser persistence: the session in localStorage per tab (each tab owns its id by a Web Lock), unreadable sessions kept aside, the theme, share-link URLs and the page's fragment.
+//! Browser persistence: the session in localStorage per tab (each tab owns its id by a Web Lock), unreadable sessions and drafts kept aside, the theme, share-link URLs and the page's fragment.
 
 use super::state::StudentWork;
 use crate::exercise::{Exercise, ExerciseError};
@@ -113,15 +113,39 @@ fn session_key() -> String {
     format!("{SESSION_PREFIX}{}", tab_id())
 }
 
-/// A saved session that could not be read. Its text was copied aside (under `key`) before
-/// anything could overwrite it, or, when storage refused the copy, this tab moved to a new
-/// id so that its saves leave the text where it is (`key` is then that place).
+/// A saved session or exercise draft that could not be read. Its text was copied aside
+/// (under `key`) before anything could overwrite it, or, when storage refused the copy,
+/// this tab moved to a new id so that its saves leave the text where it is (`key` is then
+/// that place).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Unreadable {
+    /// What was saved: "session" or "exercise draft".
+    pub what: &'static str,
     /// The localStorage key holding the unreadable text.
     pub key: String,
     /// Why it could not be read.
     pub error: String,
+}
+
+/// Keeps the unreadable `text` found under `key` (this tab's own key when `own`): copied
+/// aside under a key named by its hash (the same text is kept aside once, however often it
+/// is read), or, when storage refuses the copy, left where it is while this tab moves to a
+/// new id.
+fn keep_aside(what: &'static str, key: String, own: bool, text: &str, error: String) -> Unreadable {
+    let aside = format!("{UNREADABLE_PREFIX}{:016x}", fnv1a(text));
+    if local().is_some_and(|s| s.set_item(&aside, text).is_ok()) {
+        return Unreadable {
+            what,
+            key: aside,
+            error,
+        };
+    }
+    if own {
+        if let Some(tab) = tab_storage() {
+            let _ = tab.set_item(TAB_KEY, &fresh_tab_id());
+        }
+    }
+    Unreadable { what, key, error }
 }
 
 /// This tab's saved session; a new tab starts from the session saved last by any tab
@@ -143,22 +167,13 @@ pub fn load_session() -> Result<Option<Session>, Unreadable> {
             }
         }
     };
-    let error = match decode_json(&text) {
-        Ok(session) => return Ok(Some(session)),
-        Err(e) => e.to_string(),
-    };
-    // The same text is kept aside once, however often it is read.
-    let aside = format!("{UNREADABLE_PREFIX}{:016x}", fnv1a(&text));
-    if storage.set_item(&aside, &text).is_ok() {
-        return Err(Unreadable { key: aside, error });
-    }
-    if key == own_key {
-        // Storage is full: leave the text where it is and save this tab elsewhere.
-        if let Some(tab) = tab_storage() {
-            let _ = tab.set_item(TAB_KEY, &fresh_tab_id());
+    match decode_json(&text) {
+        Ok(session) => Ok(Some(session)),
+        Err(e) => {
+            let own = key == own_key;
+            Err(keep_aside("session", key, own, &text, e.to_string()))
         }
     }
-    Err(Unreadable { key, error })
 }
 
 /// The raw text under a localStorage key (an unreadable session kept aside).
@@ -294,20 +309,26 @@ pub fn clear_current_work() {
     }
 }
 
-/// This tab's exercise draft, if any.
-pub fn load_draft() -> Option<Exercise> {
-    let text = local()?
-        .get_item(&format!("{DRAFT_PREFIX}{}", tab_id()))
-        .ok()
-        .flatten()?;
-    serde_json::from_str(&text).ok()
+/// This tab's exercise draft, if any. An unreadable draft is never dropped: see
+/// [`Unreadable`].
+pub fn load_draft() -> Result<Option<Exercise>, Unreadable> {
+    let key = format!("{DRAFT_PREFIX}{}", tab_id());
+    let Some(text) = local().and_then(|s| s.get_item(&key).ok().flatten()) else {
+        return Ok(None);
+    };
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| keep_aside("exercise draft", key, true, &text, e.to_string()))
 }
 
-/// Saves the exercise draft (best effort).
-pub fn save_draft(draft: &Exercise) {
-    if let (Some(storage), Ok(text)) = (local(), serde_json::to_string(draft)) {
-        let _ = storage.set_item(&format!("{DRAFT_PREFIX}{}", tab_id()), &text);
-    }
+/// Saves the exercise draft; an error message when storage refuses.
+pub fn save_draft(draft: &Exercise) -> Result<(), String> {
+    let storage =
+        local().ok_or("this browser has no localStorage: the exercise draft is not saved")?;
+    let text = serde_json::to_string(draft).map_err(|e| e.to_string())?;
+    storage
+        .set_item(&format!("{DRAFT_PREFIX}{}", tab_id()), &text)
+        .map_err(|_| "the browser refused to save the exercise draft (storage full?)".to_string())
 }
 
 /// The exercise link in the page's URL, if any (`Some(Err)` when it is damaged).

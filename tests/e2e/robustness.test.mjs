@@ -1,4 +1,4 @@
-// End-to-end robustness: a worker that dies, hangs or is killed mid-repair is reported and restarted with every label kept; an unreadable saved session is kept aside and offered for download; an oversized program or answer is refused before it is saved; a duplicated tab gets a session of its own; Ctrl/Cmd+Enter runs the current step.
+// End-to-end robustness: a worker that dies, hangs or is killed mid-repair is reported and restarted with every label kept; an unreadable saved session or exercise draft is kept aside and offered for download; an oversized program or answer is refused before it is saved; a duplicated tab gets a session of its own; Ctrl/Cmd+Enter runs the current step.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -162,6 +162,40 @@ test('an unreadable saved session is kept aside, reported, and offered for downl
   ]);
   assert.equal(await readFile(await download.path(), 'utf8'), broken, 'the download is the raw text');
   // The tab goes on with a fresh session; the kept text stays where it is.
+  await page.reload();
+  await page.waitForSelector('html[data-ready-ms]');
+  assert.equal(await page.locator('[role=alert].unreadable').count(), 0, 'told once');
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), aside[0]), broken);
+  await context.close();
+});
+
+test('an unreadable exercise draft is kept aside and reported, not overwritten by a fresh one', async () => {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Author exercise' }).click();
+  await page.getByLabel('Title').fill('My half-written exercise');
+  const id = await tabId(page);
+  const key = `fixloop-draft-${id}`;
+  await page.waitForFunction((k) => (localStorage.getItem(k) || '').includes('My half-written exercise'), key);
+  // Damage the saved draft (as a crash mid-write or a hand edit would).
+  const broken = (await page.evaluate((k) => localStorage.getItem(k), key)).slice(0, 40);
+  await page.evaluate(([k, text]) => localStorage.setItem(k, text), [key, broken]);
+  await page.reload();
+  const alert = page.locator('[role=alert].unreadable');
+  await alert.waitFor({ timeout: 20000 });
+  assert.match(await alert.textContent(), /saved exercise draft could not be read.*kept aside/);
+  const aside = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fixloop-unreadable-')));
+  assert.equal(aside.length, 1, 'kept aside under one key');
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), aside[0]), broken, 'byte for byte');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download the unreadable exercise draft' }).click(),
+  ]);
+  assert.equal(await readFile(await download.path(), 'utf8'), broken, 'the download is the raw text');
+  // The author page starts from a fresh draft, saved over the damaged one; the kept text stays.
+  assert.notEqual(await page.getByLabel('Title').inputValue(), 'My half-written exercise');
+  await page.waitForFunction((k) => { try { JSON.parse(localStorage.getItem(k)); return true; } catch { return false; } }, key);
   await page.reload();
   await page.waitForSelector('html[data-ready-ms]');
   assert.equal(await page.locator('[role=alert].unreadable').count(), 0, 'told once');
