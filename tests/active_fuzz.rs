@@ -119,3 +119,62 @@ fn different_seeds_explore_differently_and_near_the_seed() {
         .count();
     assert!(close > 30, "{close}");
 }
+
+#[test]
+fn threshold_probes_move_one_position_to_within_one_of_a_threshold() {
+    let template = [Num::Int(50), Num::Int(7), Num::Float(2.5)];
+    let config = FuzzConfig {
+        threshold_share: 1.0,
+        ..FuzzConfig::default()
+    };
+    let mut f = Fuzzer::new(&template, config);
+    // Position 5 is not an input position: ignored.
+    f.set_thresholds(vec![(0, 990.0), (2, 0.5), (5, 3.0)]);
+    let mut rng = StdRng::seed_from_u64(3);
+    let mut got = HashSet::new();
+    while let Ok(m) = f.next(&[&template], &mut rng) {
+        got.insert(format!("{m:?}"));
+    }
+    let mut got: Vec<String> = got.into_iter().collect();
+    got.sort();
+    // Every probe: 989..=991 at position 0 or 0.49..=0.51 at position 2, the rest kept.
+    assert_eq!(
+        got,
+        vec![
+            "[Int(50), Int(7), Float(0.49)]",
+            "[Int(50), Int(7), Float(0.5)]",
+            "[Int(50), Int(7), Float(0.51)]",
+            "[Int(989), Int(7), Float(2.5)]",
+            "[Int(990), Int(7), Float(2.5)]",
+            "[Int(991), Int(7), Float(2.5)]",
+        ]
+    );
+    // Without thresholds the share has nothing to probe: ordinary mutants.
+    let mut plain = Fuzzer::new(&template, f.config().clone());
+    let mut rng = StdRng::seed_from_u64(3);
+    let m = plain.next(&[&template], &mut rng).unwrap();
+    assert_ne!(m, template.to_vec());
+}
+
+#[test]
+fn a_threshold_outside_the_range_is_not_probed() {
+    let template = [Num::Int(5)];
+    let config = FuzzConfig {
+        threshold_share: 1.0,
+        ranges: vec![Some(Range {
+            min: 1.0,
+            max: 100.0,
+        })],
+        ..FuzzConfig::default()
+    };
+    let mut f = Fuzzer::new(&template, config);
+    f.set_thresholds(vec![(0, 1000.0)]);
+    let mut rng = StdRng::seed_from_u64(1);
+    for _ in 0..50 {
+        let m = f.next(&[&template], &mut rng).unwrap();
+        assert!(
+            matches!(m[0], Num::Int(x) if (1..=100).contains(&x)),
+            "{m:?}"
+        );
+    }
+}
