@@ -202,17 +202,6 @@ impl BugOracle for FormulaOracle {
         out
     }
 
-    fn thresholds(&self) -> Vec<(usize, f64)> {
-        // The last variable is the output, which no input position sets.
-        self.formula.as_ref().map_or_else(Vec::new, |f| {
-            let inputs = f.vars().len().saturating_sub(1);
-            f.thresholds()
-                .into_iter()
-                .filter(|&(x, _)| x < inputs)
-                .collect()
-        })
-    }
-
     fn describe(&self) -> String {
         match &self.formula {
             Some(f) => f.to_string(),

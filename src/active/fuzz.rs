@@ -113,11 +113,6 @@ pub struct FuzzConfig {
     /// Codeflaws it moved single subjects both ways and the median accuracy by less than
     /// run-to-run noise (docs/results-oracle.md), so replays and links stay as they were.
     pub single_position_share: f64,
-    /// Share of new inputs that probe the current oracle's boundary: a seed with one
-    /// position moved to a threshold of the oracle's formula (within 1 of it, see
-    /// [`Fuzzer::set_thresholds`]), the other positions kept. Default 0 (Learn2fix's
-    /// fuzzer, so replays and links stay as they were).
-    pub threshold_share: f64,
 }
 
 impl Default for FuzzConfig {
@@ -127,7 +122,6 @@ impl Default for FuzzConfig {
             ranges: Vec::new(),
             max_attempts: 1000,
             single_position_share: 0.0,
-            threshold_share: 0.0,
         }
     }
 }
@@ -150,8 +144,6 @@ pub struct Fuzzer {
     kinds: Vec<Kind>,
     config: FuzzConfig,
     seen: HashSet<Vec<NumKey>>,
-    /// `(position, value)` thresholds of the current oracle (see [`Fuzzer::set_thresholds`]).
-    thresholds: Vec<(usize, f64)>,
 }
 
 impl Fuzzer {
@@ -162,7 +154,6 @@ impl Fuzzer {
             kinds: template.iter().map(Kind::of).collect(),
             config,
             seen: HashSet::new(),
-            thresholds: Vec::new(),
         };
         fuzzer.mark_seen(template);
         fuzzer
@@ -176,16 +167,6 @@ impl Fuzzer {
     /// The settings.
     pub fn config(&self) -> &FuzzConfig {
         &self.config
-    }
-
-    /// The thresholds `(input position, value)` where the current oracle's answer can flip
-    /// when only that position moves; [`FuzzConfig::threshold_share`] of new inputs probe
-    /// them. Positions outside the input are ignored.
-    pub fn set_thresholds(&mut self, thresholds: Vec<(usize, f64)>) {
-        self.thresholds = thresholds
-            .into_iter()
-            .filter(|&(x, _)| x < self.kinds.len())
-            .collect();
     }
 
     /// Records `input` as seen, so [`Fuzzer::next`] never returns it.
@@ -233,45 +214,13 @@ impl Fuzzer {
         }
         for _ in 0..self.config.max_attempts {
             let seed = seeds[rng.random_range(0..seeds.len())];
-            let share = self.config.threshold_share.clamp(0.0, 1.0);
-            let probe = (!self.thresholds.is_empty() && share > 0.0 && rng.random_bool(share))
-                .then(|| self.probe(seed, rng))
-                .flatten();
-            let mutant = probe.unwrap_or_else(|| self.mutate(seed, rng));
+            let mutant = self.mutate(seed, rng);
             let k: Vec<NumKey> = mutant.iter().map(key).collect();
             if self.seen.insert(k) {
                 return Ok(mutant);
             }
         }
         Err(FuzzStop::Exhausted(self.config.max_attempts))
-    }
-}
-
-impl Fuzzer {
-    /// `seed` with one position moved to within 1 (integers) or 0.01 (floats) of one of
-    /// the thresholds; `None` when that value leaves the position's range.
-    fn probe(&self, seed: &[Num], rng: &mut StdRng) -> Option<Vec<Num>> {
-        let (x, t) = self.thresholds[rng.random_range(0..self.thresholds.len())];
-        let step = rng.random_range(-1i64..=1);
-        let value = match self.kinds[x] {
-            Kind::Int => Num::Int(
-                (t.round().clamp(i64::MIN as f64, i64::MAX as f64) as i64).saturating_add(step),
-            ),
-            Kind::Float => Num::Float(round2(t) + step as f64 / 100.0),
-        };
-        if let Some(Some(r)) = self.config.ranges.get(x) {
-            if !r.contains(&value) {
-                return None;
-            }
-        }
-        let mut probe: Vec<Num> = self
-            .kinds
-            .iter()
-            .enumerate()
-            .map(|(i, &kind)| coerce(seed.get(i).copied().unwrap_or(Num::Int(0)), kind))
-            .collect();
-        probe[x] = value;
-        Some(probe)
     }
 }
 

@@ -58,11 +58,6 @@ pub trait BugOracle {
             })
             .collect()
     }
-    /// Thresholds `(input position, value)` of the current hypothesis where its answer can
-    /// flip when only that input moves (for boundary probes). The default has none.
-    fn thresholds(&self) -> Vec<(usize, f64)> {
-        Vec::new()
-    }
     /// The current hypothesis, readable.
     fn describe(&self) -> String;
     /// Caps the search work (SAT conflicts) of all later learn calls together at

@@ -578,9 +578,6 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
         if self.oracle.learn(&self.examples) == LearnStatus::Failed {
             self.learn_failures += 1;
         }
-        if self.config.fuzz.threshold_share > 0.0 {
-            self.fuzzer.set_thresholds(self.oracle.thresholds());
-        }
     }
 
     /// Algorithm 2 (decide2label): whether to ask, and the votes counted on the way.

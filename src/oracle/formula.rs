@@ -459,22 +459,6 @@ impl Formula {
         self.groups.iter().flatten()
     }
 
-    /// The thresholds of the one-variable atoms (`x REL c` for `a*x REL b`, as `(x, b/a)`;
-    /// remainder atoms left out), in printing order without repeats: where the formula's
-    /// answer can flip when only `x` moves.
-    pub fn thresholds(&self) -> Vec<(usize, f64)> {
-        let mut out: Vec<(usize, f64)> = Vec::new();
-        for atom in self.atoms() {
-            if let ([(x, a)], None) = (atom.terms(), atom.modulus()) {
-                let t = atom.rhs().to_f64() / *a as f64;
-                if t.is_finite() && !out.contains(&(*x, t)) {
-                    out.push((*x, t));
-                }
-            }
-        }
-        out
-    }
-
     /// The size: number of literal occurrences.
     pub fn literals(&self) -> usize {
         self.groups.iter().map(Vec::len).sum()
@@ -635,18 +619,5 @@ mod tests {
         let p = [Value::Int(3), Value::Int(3), Value::Int(3), Value::Int(2)];
         assert!(f.eval(&p));
         assert!(!g.eval(&p));
-    }
-
-    #[test]
-    fn thresholds_are_the_one_variable_atoms() {
-        let n = names();
-        let f = Formula::parse(
-            "(a >= 990001) and (2*b < 7) and (a - c < 3) and (c % 4 = 1) or (out = 2) and (a != 990001)",
-            &n,
-        )
-        .unwrap();
-        // One entry per (variable, value); pair and remainder atoms have none.
-        assert_eq!(f.thresholds(), vec![(0, 990001.0), (1, 3.5), (3, 2.0)]);
-        assert!(Formula::truth(n).thresholds().is_empty());
     }
 }

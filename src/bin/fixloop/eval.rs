@@ -62,11 +62,6 @@ pub struct EvalArgs {
     /// Also applies to `--repair --tests labels`.
     #[arg(long, default_value_t = FuzzConfig::default().single_position_share)]
     pub single_position_share: f64,
-    /// Fuzzer of the loop: share of new inputs that probe the current oracle's boundary
-    /// (one position of a failing seed moved to within 1 of a threshold of the formula);
-    /// default 0, Learn2fix's fuzzer. Also applies to `--repair --tests labels`.
-    #[arg(long, default_value_t = FuzzConfig::default().threshold_share)]
-    pub threshold_share: f64,
     /// Learner budget: SAT conflicts of all learn calls of a run together (0: no cap,
     /// only the learner's per-learn-call limit).
     #[arg(long, default_value_t = ActiveConfig::default().max_conflicts.unwrap_or(0))]
@@ -452,7 +447,6 @@ pub fn active_config(args: &EvalArgs) -> ActiveConfig {
         spend_leftover_labels: !args.no_leftover_labels,
         fuzz: FuzzConfig {
             single_position_share: args.single_position_share,
-            threshold_share: args.threshold_share,
             ..FuzzConfig::default()
         },
         ..ActiveConfig::default()
@@ -555,7 +549,6 @@ pub fn run(args: EvalArgs) -> ExitCode {
             "leftover_labels": !args.no_leftover_labels,
             "label_undefined": args.label_undefined,
             "single_position_share": args.single_position_share,
-            "threshold_share": args.threshold_share,
             "threads": threads,
             "time_s": elapsed,
             "cpu_s": cpu_total,
