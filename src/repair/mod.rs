@@ -125,9 +125,6 @@ pub struct RepairConfig {
     pub cost_tie: u32,
     /// Seed of the validation fuzzer. Default 0.
     pub seed: u64,
-    /// Given no learned oracle, learn one from the tests ([`TestSuite::learn_oracle`]) to
-    /// validate patches on fuzzed inputs. Default false.
-    pub learn_oracle: bool,
     /// The GenProg engine's settings (population, generations, operator selection, seed).
     /// Default [`gp::GpConfig::default`].
     pub genetic: gp::GpConfig,
@@ -159,7 +156,6 @@ impl Default for RepairConfig {
             validation_tie: 0.02,
             cost_tie: 1,
             seed: 0,
-            learn_oracle: false,
             genetic: gp::GpConfig::default(),
             linear: lra::LraConfig::default(),
         }
@@ -403,7 +399,7 @@ pub fn repair_with_progress(
             return report;
         }
     };
-    let mut suite = TestSuite::new(
+    let suite = TestSuite::new(
         &program,
         tests.to_vec(),
         config.extractor.clone(),
@@ -412,9 +408,6 @@ pub fn repair_with_progress(
     );
     if suite.failing().is_empty() {
         return report;
-    }
-    if oracle.is_none() && config.learn_oracle {
-        suite.set_oracle(suite.learn_oracle());
     }
     let (suspicious, runs) = localise::localise(&program, &suite, config.weighting);
     report.stats.localisation_executions = runs;

@@ -2,8 +2,7 @@
 
 use std::fmt;
 
-use crate::active::formula::{value_of, FormulaOracle};
-use crate::active::learner::{BugOracle, Example, LearnStatus};
+use crate::active::formula::value_of;
 use crate::active::observe::Observation;
 use crate::active::observe::{OutputEncoder, Status};
 use crate::active::program::status_of;
@@ -243,45 +242,6 @@ impl TestSuite {
         }
     }
 
-    /// An oracle learned from the tests alone (for a repair given no oracle): each test's
-    /// run of the original program is a point (its input numbers, then its output),
-    /// labelled a bug when the original fails the test. `None` when the tests do not all
-    /// have the shape of the first, or no consistent formula is found.
-    pub fn learn_oracle(&self) -> Option<LearnedOracle> {
-        let arity = self.tests.first()?.input.len();
-        let mut encoder = OutputEncoder::new();
-        let mut examples = Vec::with_capacity(self.tests.len());
-        for (i, (test, r)) in self.tests.iter().zip(&self.original).enumerate() {
-            if test.input.len() != arity {
-                return None;
-            }
-            let obs = Observation {
-                stdout: String::new(),
-                status: r.status,
-                answer: r.answer.clone(),
-                value: encoder.encode(r.status, r.answer.as_deref()),
-                undefined: None,
-            };
-            examples.push(Example {
-                point: point(&test.input, &obs),
-                bug: !self.passes_result(i, r),
-            });
-        }
-        let mut oracle = FormulaOracle::new();
-        if oracle.learn(&examples) != LearnStatus::Consistent {
-            return None;
-        }
-        Some(LearnedOracle {
-            formula: oracle.formula()?.clone(),
-            encoder,
-        })
-    }
-
-    /// Uses `oracle` from now on (see [`TestSuite::learn_oracle`]).
-    pub fn set_oracle(&mut self, oracle: Option<LearnedOracle>) {
-        self.oracle = oracle;
-    }
-
     /// Runs `program` on test `i` and judges it.
     pub fn run(&self, program: &Program, i: usize) -> (Execution, bool) {
         let exec = program.run_test(&self.tests[i].input, &self.limits);
@@ -335,29 +295,5 @@ mod unit_tests {
         let verdicts: Vec<bool> = (0..4).map(|i| suite.run(&q, i).1).collect();
         assert_eq!(verdicts, vec![false, true, false, true]);
         assert!(parse_tests("1 2").is_err());
-    }
-
-    #[test]
-    fn an_oracle_is_learned_from_the_tests_alone() {
-        let p = compile("int f(int x) { if (x > 10) return 0; return x + 1; }").unwrap();
-        let suite = |text: &str| {
-            TestSuite::new(
-                &p,
-                parse_tests(text).unwrap(),
-                AnswerExtractor::WholeOutput,
-                None,
-                &Limits::default(),
-            )
-        };
-        let s = suite("1 => 2\n2 => 3\n11 => 12\n12 => 13\n20 => 21\n");
-        let oracle = s.learn_oracle().expect("a formula separates the runs");
-        // Smallest, and over the output where that ties: the failing runs print 0.
-        assert_eq!(oracle.formula.to_string(), "(out = 0)");
-        let int = |x| [Num::Int(x)];
-        assert!(oracle.flags(&int(25), Status::Normal, Some("0")));
-        assert!(!oracle.flags(&int(25), Status::Normal, Some("26")));
-        // Tests of different shapes give no oracle.
-        let mixed = suite("1 => 2\n11 => 12\n3 4 => 5\n");
-        assert!(mixed.learn_oracle().is_none());
     }
 }

@@ -103,10 +103,6 @@ pub struct EvalArgs {
     /// golden program as labeller, and its learned oracle).
     #[arg(long, default_value = "train")]
     pub tests: String,
-    /// With --repair --tests train: learn an oracle from the train tests and validate
-    /// patches against it on fuzzed inputs.
-    #[arg(long)]
-    pub learn_oracle: bool,
     /// With --repair: per-subject time bound in milliseconds (the thread's CPU time where
     /// the platform reports it, else wall-clock time); with --selection, per GP run.
     #[arg(long, default_value_t = 10_000)]

@@ -232,7 +232,6 @@ fn evaluate(
     fuel: u64,
     engine: Engine,
     source: &TestSource,
-    learn_oracle: bool,
 ) -> Row {
     let mut row = Row {
         id: path.display().to_string(),
@@ -300,7 +299,6 @@ fn evaluate(
     };
     let config = RepairConfig {
         engine,
-        learn_oracle,
         extractor: extractor.clone(),
         limits,
         ..RepairConfig::default()
@@ -391,14 +389,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
     let bound = Duration::from_millis(args.repair_timeout_ms);
     let finished = AtomicUsize::new(0);
     let rows = parallel_map(files.len(), threads, |i| {
-        let r = evaluate(
-            &files[i],
-            bound,
-            args.fuel,
-            args.engine.into(),
-            &source,
-            args.learn_oracle,
-        );
+        let r = evaluate(&files[i], bound, args.fuel, args.engine.into(), &source);
         let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
         eprintln!(
             "[{done}/{}] {} {} {:.0} ms{}",
