@@ -319,3 +319,42 @@ fn a_general_patch_one_cost_unit_dearer_beats_a_single_value_test() {
     let report = repair(buggy, &tests, None, &strict);
     assert!(report.patches[0].single_value_test, "{report}");
 }
+
+#[test]
+fn a_stop_during_validation_cuts_it_short_but_keeps_the_first_patch() {
+    let buggy = "int f(int x) {\n    return x - 1;\n}\n";
+    let tests = parse_tests("1 => 2\n2 => 3\n5 => 6\n0 => 1\n").unwrap();
+    let config = RepairConfig::default();
+    let full = repair(buggy, &tests, None, &config);
+    assert!(!full.patches.is_empty(), "{full}");
+    assert!(full
+        .patches
+        .iter()
+        .all(|p| p.validated_inputs == config.validation_inputs));
+    // Stop as soon as a patch is plausible: the search ends, the first patch is validated
+    // on `min_validation_inputs` fuzzed inputs only, and no other patch is validated.
+    let report = repair_with_progress(buggy, &tests, None, &config, &mut |p| {
+        if p.plausible > 0 {
+            Control::Stop
+        } else {
+            Control::Continue
+        }
+    });
+    assert_eq!(report.stop, StopReason::Stopped, "{report}");
+    assert_eq!(report.patches.len(), 1, "{report}");
+    let top = &report.patches[0];
+    assert_eq!(
+        top.validated_inputs, config.min_validation_inputs,
+        "{report}"
+    );
+    assert!(
+        report.to_string().contains("on 10 fuzzed inputs"),
+        "{report}"
+    );
+    // Each of those inputs ran the original and the patched program once.
+    assert_eq!(
+        report.stats.validation_executions,
+        (tests.len() + 2 * config.min_validation_inputs) as u64,
+        "{report}"
+    );
+}

@@ -55,7 +55,7 @@ use enumerate::EngineStop;
 use localise::{Suspicious, Weighting};
 use tests::{RunResult, TestSuite};
 use validate::{
-    adds_single_value_test, agreement, behaviour, fuzz_inputs, minimise, validate, Demotion,
+    adds_single_value_test, agreement, fuzz_inputs, minimise, validate, Demotion, Original,
 };
 
 /// Which engine proposes candidates.
@@ -110,6 +110,10 @@ pub struct RepairConfig {
     pub max_donors: usize,
     /// Fuzzed inputs per plausible patch for validation. Default 100.
     pub validation_inputs: usize,
+    /// Fuzzed inputs the first plausible patch is validated on even after a stop request
+    /// (the rest of its validation is cut short; later patches are then not validated).
+    /// Default 10.
+    pub min_validation_inputs: usize,
     /// Plausible patches validated at most. Default 40.
     pub max_validated: usize,
     /// Ranked patches reported at most. Default 10.
@@ -151,6 +155,7 @@ impl Default for RepairConfig {
             max_assigned_vars: 6,
             max_donors: 8,
             validation_inputs: 100,
+            min_validation_inputs: 10,
             max_validated: 40,
             max_ranked: 10,
             validation_tie: 0.02,
@@ -278,6 +283,9 @@ pub struct RankedPatch {
     pub tests_total: usize,
     /// Validation score on fuzzed inputs ([`validate::Validation::score`]).
     pub validation: f64,
+    /// Fuzzed inputs the validation ran ([`RepairConfig::validation_inputs`], fewer when a
+    /// stop request cut it short; see [`RepairConfig::min_validation_inputs`]).
+    pub validated_inputs: usize,
     /// Why it is ranked lower, if it is.
     pub demotion: Demotion,
     /// Which nodes and lines of the original program the patch changes, one per edit.
@@ -333,12 +341,13 @@ impl fmt::Display for RepairReport {
         for (i, p) in self.patches.iter().enumerate() {
             writeln!(
                 f,
-                "#{} cost {} tests {}/{} validation {:.2}{}{}",
+                "#{} cost {} tests {}/{} validation {:.2} on {} fuzzed inputs{}{}",
                 i + 1,
                 p.cost,
                 p.tests_passed,
                 p.tests_total,
                 p.validation,
+                p.validated_inputs,
                 match p.demotion {
                     Demotion::None => "",
                     Demotion::OnlyDeletes => " (only deletes)",
@@ -523,8 +532,10 @@ pub fn finish(
         return Vec::new();
     }
     let inputs = fuzz_inputs(suite, config.validation_inputs, config.seed);
-    let original_behaviour = behaviour(original, suite, &inputs);
-    stats.validation_executions += inputs.len() as u64;
+    let mut original = Original {
+        program: original,
+        results: Vec::new(),
+    };
     let mut ranked: Vec<(RankedPatch, Vec<RunResult>)> = Vec::new();
     let mut by_cost = plausible;
     by_cost.sort_by_key(|p| p.cost(&config.costs));
@@ -562,8 +573,21 @@ pub fn finish(
         let Ok(prog) = compile(&text) else {
             continue;
         };
-        let v = validate(&prog, suite, &inputs, &original_behaviour);
+        // The first patch is always reported, validated on at least
+        // `min_validation_inputs`; a later one only when its validation is complete, so
+        // that the ranking compares scores on the same inputs.
+        let first = ranked.is_empty();
+        let min_inputs = if first {
+            config.min_validation_inputs
+        } else {
+            0
+        };
+        let mut go_on = || progress(&snapshot) != Control::Stop;
+        let v = validate(&prog, suite, &inputs, &mut original, min_inputs, &mut go_on);
         stats.validation_executions += v.executions;
+        if !first && !v.complete(&inputs) {
+            break;
+        }
         let rp = RankedPatch {
             description: patch
                 .edits
@@ -575,6 +599,7 @@ pub fn finish(
             tests_passed: suite.tests().len(),
             tests_total: suite.tests().len(),
             validation: v.score,
+            validated_inputs: v.inputs,
             demotion: Demotion::of(src, &patch, suite),
             changed: src.changes(&patch),
             single_value_test: adds_single_value_test(src, &patch),

@@ -41,47 +41,70 @@ pub fn fuzz_inputs(suite: &TestSuite, count: usize, seed: u64) -> Vec<Vec<Num>> 
 /// What the validation of one patched program found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Validation {
-    /// Share of fuzzed inputs on which the patched program ends normally and (with a
-    /// learned oracle) is not flagged as a bug; 1.0 with no fuzzed inputs.
+    /// Share of the fuzzed inputs run on which the patched program ends normally and
+    /// (with a learned oracle) is not flagged as a bug; 1.0 with no fuzzed inputs.
     pub score: f64,
-    /// The behaviour: results on every test, then on every fuzzed input.
+    /// Fuzzed inputs run: all of them, unless a stop request cut the validation short.
+    pub inputs: usize,
+    /// The behaviour: results on every test, then on every fuzzed input run.
     pub behaviour: Vec<RunResult>,
-    /// Test executions used.
+    /// Test executions used (the original program's runs on fuzzed inputs included).
     pub executions: u64,
-    /// Share of fuzzed inputs on which the patched program's result differs from the
-    /// original program's (`original`): the semantic size of the change, a tie-breaker
-    /// that prefers the patch that changes least beyond the tests.
+    /// Share of fuzzed inputs run on which the patched program's result differs from the
+    /// original program's: the semantic size of the change, a tie-breaker that prefers
+    /// the patch that changes least beyond the tests.
     pub changed: f64,
 }
 
-/// Results of `program` on `inputs`.
-pub fn behaviour(program: &Program, suite: &TestSuite, inputs: &[Vec<Num>]) -> Vec<RunResult> {
-    inputs
-        .iter()
-        .map(|i| suite.result(&program.run_test(i, suite.limits())))
-        .collect()
+impl Validation {
+    /// Whether every fuzzed input was run.
+    pub fn complete(&self, inputs: &[Vec<Num>]) -> bool {
+        self.inputs == inputs.len()
+    }
 }
 
-/// Runs `program` on the tests and the fuzzed `inputs` and scores it; `original` is the
-/// original program's [`behaviour`] on `inputs`.
+/// The original program, and its results on the fuzzed inputs run so far (shared by the
+/// validations of all patches, so each input runs it once).
+pub struct Original<'a> {
+    /// The original program.
+    pub program: &'a Program,
+    /// Its results on the first fuzzed inputs, in order.
+    pub results: Vec<RunResult>,
+}
+
+/// Runs `program` on the tests and the fuzzed `inputs` and scores it, running the
+/// original program on inputs it has not seen yet. From the `min_inputs`-th fuzzed input
+/// on, `go_on` is asked before each one; when it says no, the validation ends there,
+/// scored on the inputs run (bounded repairs stay bounded, a Stop is honoured).
 pub fn validate(
     program: &Program,
     suite: &TestSuite,
     inputs: &[Vec<Num>],
-    original: &[RunResult],
+    original: &mut Original,
+    min_inputs: usize,
+    go_on: &mut dyn FnMut() -> bool,
 ) -> Validation {
     let mut behaviour = Vec::with_capacity(suite.tests().len() + inputs.len());
     for t in suite.tests() {
         behaviour.push(suite.result(&program.run_test(&t.input, suite.limits())));
     }
+    let mut executions = behaviour.len() as u64;
     let mut good = 0;
     let mut changed = 0;
+    let mut run = 0;
     for (k, input) in inputs.iter().enumerate() {
+        if k >= min_inputs && !go_on() {
+            break;
+        }
+        if original.results.len() == k {
+            let r = suite.result(&original.program.run_test(input, suite.limits()));
+            original.results.push(r);
+            executions += 1;
+        }
         let r = suite.result(&program.run_test(input, suite.limits()));
-        if original
-            .get(k)
-            .is_some_and(|o| super::tests::changed(o, &r))
-        {
+        executions += 1;
+        run += 1;
+        if super::tests::changed(&original.results[k], &r) {
             changed += 1;
         }
         let flagged = suite
@@ -92,19 +115,19 @@ pub fn validate(
         }
         behaviour.push(r);
     }
+    let share = |n: usize, none: f64| {
+        if run == 0 {
+            none
+        } else {
+            n as f64 / run as f64
+        }
+    };
     Validation {
-        score: if inputs.is_empty() {
-            1.0
-        } else {
-            good as f64 / inputs.len() as f64
-        },
-        executions: behaviour.len() as u64,
+        score: share(good, 1.0),
+        inputs: run,
+        executions,
         behaviour,
-        changed: if inputs.is_empty() {
-            0.0
-        } else {
-            changed as f64 / inputs.len() as f64
-        },
+        changed: share(changed, 0.0),
     }
 }
 

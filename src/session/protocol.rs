@@ -245,6 +245,8 @@ pub struct PatchView {
     pub total: usize,
     /// Share of fresh fuzzed inputs on which the learned oracle accepts the patch.
     pub validation: Option<f64>,
+    /// Fuzzed inputs the validation ran (fewer than planned when Stop cut it short).
+    pub validated_inputs: usize,
     /// Before and after per labelled test.
     pub changes: Vec<TestChange>,
 }
@@ -343,6 +345,7 @@ impl WorkerState {
                 passed: p.tests_passed,
                 total: p.tests_total,
                 validation: Some(p.validation),
+                validated_inputs: p.validated_inputs,
                 changes: test_changes(&session.program, &p.patched_source, &tests),
             })
             .collect();

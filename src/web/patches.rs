@@ -70,7 +70,7 @@ pub fn patches(props: &PatchesProps) -> Html {
                             <li class="patch" data-passed={p.passed.to_string()} data-total={p.total.to_string()}>
                                 <p class="meta">
                                     { format!("cost {} · passes {} of {} labelled tests", p.cost, p.passed, p.total) }
-                                    { p.validation.map(|v| format!(" · oracle validation {:.0}%", v * 100.0)).unwrap_or_default() }
+                                    { p.validation.map(|v| format!(" · oracle validation {:.0}% on {} fuzzed inputs", v * 100.0, p.validated_inputs)).unwrap_or_default() }
                                 </p>
                                 <pre class="diff">{ for p.diff.lines().map(diff_line) }</pre>
                                 <button onclick={apply}>{ "Apply" }</button>

@@ -177,6 +177,7 @@ pub fn main(args: RepairArgs) -> ExitCode {
                     "tests_passed": p.tests_passed,
                     "tests_total": p.tests_total,
                     "validation": p.validation,
+                    "validated_inputs": p.validated_inputs,
                     "demotion": format!("{:?}", p.demotion),
                     "single_value_test": p.single_value_test,
                     "behaviour_change": p.behaviour_change,
