@@ -77,22 +77,22 @@ fn initial_state() -> AppState {
         .unwrap_or_else(AppState::default_draft);
     let page = Page::from_fragment(&storage::fragment());
     // Student mode survives a reload: this tab's current exercise work.
-    let mut work = match storage::current_work() {
-        Ok(w) => w,
-        Err(e) => {
-            error = Some(format!("{e}. It is left as it is."));
-            None
+    let mut kept_aside = |u: storage::Unreadable| {
+        if !unreadable.contains(&u) {
+            unreadable.push(u);
         }
+        None
     };
+    let mut work = storage::current_work().unwrap_or_else(&mut kept_aside);
     if let Some(link) = storage::exercise_fragment() {
-        match link.map(|exercise| (storage::load_work(&exercise.id()), exercise)) {
+        match link {
             Err(e) => {
                 error = Some(format!(
                     "This exercise link cannot be opened: {e}. Your saved work is unchanged."
                 ))
             }
-            Ok((Err(e), _)) => error = Some(format!("{e}. It is left as it is.")),
-            Ok((Ok(saved), exercise)) => {
+            Ok(exercise) => {
+                let saved = storage::load_work(&exercise.id()).unwrap_or_else(&mut kept_aside);
                 work = Some(saved.unwrap_or_else(|| StudentWork::fresh(exercise)))
             }
         }
@@ -117,15 +117,17 @@ fn report_file_name(exercise: &Exercise) -> String {
     format!("fixloop-report-{}.json", exercise.id())
 }
 
-/// Opens an exercise in student mode: this tab's saved work on it, or a fresh start.
+/// Opens an exercise in student mode: this tab's saved work on it, or a fresh start (when
+/// the saved work is unreadable, after keeping it aside).
 fn open_exercise(d: &UseReducerDispatcher<AppState>, exercise: Exercise) {
-    match storage::load_work(&exercise.id()) {
-        Ok(saved) => d.dispatch(Action::OpenExercise(
-            Box::new(saved.unwrap_or_else(|| StudentWork::fresh(exercise))),
-            false,
-        )),
-        Err(e) => d.dispatch(Action::Failed(format!("{e}. It is left as it is."))),
-    }
+    let saved = storage::load_work(&exercise.id()).unwrap_or_else(|u| {
+        d.dispatch(Action::KeptAside(u));
+        None
+    });
+    d.dispatch(Action::OpenExercise(
+        Box::new(saved.unwrap_or_else(|| StudentWork::fresh(exercise))),
+        false,
+    ));
 }
 
 /// Clicks the first element matching `selector` (keyboard shortcuts reuse the buttons).
@@ -198,7 +200,7 @@ fn unreadable_notice(u: &storage::Unreadable) -> Html {
     let (what, key) = (u.what, u.key.clone());
     html! {
         <>
-            <p>{ format!("The saved {what} could not be read ({}). Nothing was thrown away: its text is kept aside in this browser under \"{}\", and you start from a fresh {what}.", u.error, u.key) }</p>
+            <p>{ format!("The saved {what} could not be read ({}). Nothing was thrown away: its text is kept aside in this browser under \"{}\", and you start afresh.", u.error, u.key) }</p>
             <button onclick={Callback::from(move |_: MouseEvent| download_unreadable(what, &key))}>{ format!("Download the unreadable {what}") }</button>
         </>
     }

@@ -105,8 +105,8 @@ pub struct AppState {
     pub class: ClassState,
     /// The worker died or fell silent (the page offers a restart).
     pub worker_down: Option<WorkerDown>,
-    /// What was saved but could not be read at load: the session, the exercise draft
-    /// (each kept aside; the user is told).
+    /// What was saved but could not be read: the session, the exercise draft, work on an
+    /// exercise (each kept aside; the user is told).
     pub unreadable: Vec<Unreadable>,
 }
 
@@ -314,6 +314,8 @@ pub enum Action {
     KeepWaiting,
     /// The user has read that saved work was unreadable.
     DismissUnreadable,
+    /// Saved work was found unreadable (and kept aside).
+    KeptAside(Unreadable),
 }
 
 impl AppState {
@@ -723,6 +725,11 @@ impl Reducible for AppState {
             }
             Action::KeepWaiting => s.worker_down = None,
             Action::DismissUnreadable => s.unreadable.clear(),
+            Action::KeptAside(u) => {
+                if !s.unreadable.contains(&u) {
+                    s.unreadable.push(u);
+                }
+            }
             _ => return self,
         }
         Rc::new(s)

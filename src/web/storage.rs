@@ -1,4 +1,4 @@
-//! Browser persistence: the session in localStorage per tab (each tab owns its id by a Web Lock), unreadable sessions and drafts kept aside, the theme, share-link URLs and the page's fragment.
+//! Browser persistence: the session in localStorage per tab (each tab owns its id by a Web Lock), unreadable sessions, drafts and exercise work kept aside, the theme, share-link URLs and the page's fragment.
 
 use super::state::StudentWork;
 use crate::exercise::{Exercise, ExerciseError};
@@ -113,13 +113,13 @@ fn session_key() -> String {
     format!("{SESSION_PREFIX}{}", tab_id())
 }
 
-/// A saved session or exercise draft that could not be read. Its text was copied aside
+/// A saved session, exercise draft or exercise work that could not be read. Its text was copied aside
 /// (under `key`) before anything could overwrite it, or, when storage refused the copy,
 /// this tab moved to a new id so that its saves leave the text where it is (`key` is then
 /// that place).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Unreadable {
-    /// What was saved: "session" or "exercise draft".
+    /// What was saved: "session", "exercise draft" or "exercise work".
     pub what: &'static str,
     /// The localStorage key holding the unreadable text.
     pub key: String,
@@ -268,15 +268,16 @@ fn work_key(exercise_id: &str) -> String {
     format!("{WORK_PREFIX}{}-{exercise_id}", tab_id())
 }
 
-/// This tab's saved work on the exercise with this id; a corrupt entry is an error
-/// (and is left in place).
-pub fn load_work(exercise_id: &str) -> Result<Option<StudentWork>, String> {
-    let Some(text) = local().and_then(|s| s.get_item(&work_key(exercise_id)).ok().flatten()) else {
+/// This tab's saved work on the exercise with this id. Unreadable work is never dropped:
+/// see [`Unreadable`].
+pub fn load_work(exercise_id: &str) -> Result<Option<StudentWork>, Unreadable> {
+    let key = work_key(exercise_id);
+    let Some(text) = local().and_then(|s| s.get_item(&key).ok().flatten()) else {
         return Ok(None);
     };
     serde_json::from_str::<StudentWork>(&text)
         .map(Some)
-        .map_err(|e| format!("the saved work on this exercise could not be read: {e}"))
+        .map_err(|e| keep_aside("exercise work", key, true, &text, e.to_string()))
 }
 
 /// Saves a student's work (under the tab and the exercise) and marks the exercise as
@@ -295,7 +296,7 @@ pub fn save_work(work: &StudentWork) -> Result<(), String> {
 }
 
 /// The work this tab was doing at its last save, if it was an exercise.
-pub fn current_work() -> Result<Option<StudentWork>, String> {
+pub fn current_work() -> Result<Option<StudentWork>, Unreadable> {
     match tab_storage().and_then(|t| t.get_item(CURRENT_EXERCISE_KEY).ok().flatten()) {
         Some(id) => load_work(&id),
         None => Ok(None),

@@ -1,4 +1,4 @@
-// End-to-end robustness: a worker that dies, hangs or is killed mid-repair is reported and restarted with every label kept; an unreadable saved session or exercise draft is kept aside and offered for download; an oversized program or answer is refused before it is saved; a duplicated tab gets a session of its own; Ctrl/Cmd+Enter runs the current step.
+// End-to-end robustness: a worker that dies, hangs or is killed mid-repair is reported and restarted with every label kept; an unreadable saved session, exercise draft or exercise work is kept aside and offered for download; an oversized program or answer is refused before it is saved; a duplicated tab gets a session of its own; Ctrl/Cmd+Enter runs the current step.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -198,6 +198,39 @@ test('an unreadable exercise draft is kept aside and reported, not overwritten b
   await page.waitForFunction((k) => { try { JSON.parse(localStorage.getItem(k)); return true; } catch { return false; } }, key);
   await page.reload();
   await page.waitForSelector('html[data-ready-ms]');
+  assert.equal(await page.locator('[role=alert].unreadable').count(), 0, 'told once');
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), aside[0]), broken);
+  await context.close();
+});
+
+test('unreadable work on an exercise is kept aside and the exercise opens afresh', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Exercise: median' }).click();
+  await page.getByTestId('exercise-title').waitFor();
+  assert.ok(await nextQuery(page), 'a question');
+  const workKeys = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fixloop-work-')));
+  await page.waitForFunction(() => Object.keys(localStorage).some((k) => k.startsWith('fixloop-work-')));
+  const [key] = await workKeys();
+  const broken = (await page.evaluate((k) => localStorage.getItem(k), key)).slice(0, 50);
+  await page.evaluate(([k, text]) => localStorage.setItem(k, text), [key, broken]);
+  // Student mode comes back on reload from the saved work, which is now damaged.
+  await page.reload();
+  const alert = page.locator('[role=alert].unreadable');
+  await alert.waitFor({ timeout: 20000 });
+  assert.match(await alert.textContent(), /saved exercise work could not be read.*kept aside/);
+  const aside = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fixloop-unreadable-')));
+  assert.equal(aside.length, 1, 'kept aside under one key');
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), aside[0]), broken, 'byte for byte');
+  // The exercise opens again, from a fresh start, and is told about once.
+  await page.getByRole('button', { name: 'Exercise: median' }).click();
+  await page.getByTestId('exercise-title').waitFor();
+  assert.ok(await nextQuery(page), 'a question');
+  assert.equal(await alert.locator('p').count(), 1, 'one notice');
+  await page.waitForFunction((k) => { try { JSON.parse(localStorage.getItem(k)); return true; } catch { return false; } }, key);
+  await page.reload();
+  await page.getByTestId('exercise-title').waitFor();
   assert.equal(await page.locator('[role=alert].unreadable').count(), 0, 'told once');
   assert.equal(await page.evaluate((k) => localStorage.getItem(k), aside[0]), broken);
   await context.close();
