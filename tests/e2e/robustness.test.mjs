@@ -139,6 +139,45 @@ test('a worker stuck or killed mid-repair is reported; Restart keeps every label
   await context.close();
 });
 
+/** Reloads after damaging storage; checks the unreadable alert (matching `pattern`) and
+ * that `broken` is kept aside byte for byte under one key; returns the alert and the key. */
+async function reloadAndExpectKeptAside(page, broken, pattern) {
+  await page.reload();
+  const alert = page.locator('[role=alert].unreadable');
+  await alert.waitFor({ timeout: 20000 });
+  assert.match(await alert.textContent(), pattern);
+  const aside = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fixloop-unreadable-')));
+  assert.equal(aside.length, 1, 'kept aside under one key');
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), aside[0]), broken, 'byte for byte');
+  assert.match(await alert.textContent(), new RegExp(aside[0]));
+  return { alert, aside: aside[0] };
+}
+
+/** Truncates the text saved under `key` to `length` characters (a crash mid-write, a hand edit). */
+async function damage(page, key, length) {
+  const broken = (await page.evaluate((k) => localStorage.getItem(k), key)).slice(0, length);
+  await page.evaluate(([k, text]) => localStorage.setItem(k, text), [key, broken]);
+  return broken;
+}
+
+/** Clicks the download button `name` and checks the file is `text`. */
+async function expectDownload(page, name, text) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name }).click()]);
+  assert.equal(await readFile(await download.path(), 'utf8'), text, 'the download is the raw text');
+}
+
+/** Waits until the text under `key` is JSON again (saved afresh over the damaged text). */
+const savedAfresh = (page, key) =>
+  page.waitForFunction((k) => { try { JSON.parse(localStorage.getItem(k)); return true; } catch { return false; } }, key);
+
+/** Reloads (waiting for `ready`) and checks there is no new alert and the aside text stays. */
+async function reloadToldOnce(page, ready, aside, broken) {
+  await page.reload();
+  await ready();
+  assert.equal(await page.locator('[role=alert].unreadable').count(), 0, 'told once');
+  assert.equal(await page.evaluate((k) => localStorage.getItem(k), aside), broken);
+}
+
 test('an unreadable saved session is kept aside, reported, and offered for download', async () => {
   const context = await browser.newContext({ acceptDownloads: true });
   const page = await context.newPage();
@@ -147,25 +186,11 @@ test('an unreadable saved session is kept aside, reported, and offered for downl
   const broken = '{"version": 1, "program": "int main(void) { retu';
   const id = await tabId(page);
   await page.evaluate(([key, text]) => localStorage.setItem(key, text), [`fixloop-session-${id}`, broken]);
-  await page.reload();
-  const alert = page.locator('[role=alert].unreadable');
-  await alert.waitFor({ timeout: 20000 });
-  assert.match(await alert.textContent(), /could not be read.*kept aside/);
-  const aside = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fixloop-unreadable-')));
-  assert.equal(aside.length, 1, 'kept aside under one key');
-  assert.equal(await page.evaluate((k) => localStorage.getItem(k), aside[0]), broken, 'byte for byte');
-  assert.match(await alert.textContent(), new RegExp(aside[0]));
+  const { aside } = await reloadAndExpectKeptAside(page, broken, /could not be read.*kept aside/);
   await page.screenshot({ path: join(screenshots, 'unreadable-session.png'), fullPage: true });
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Download the unreadable session' }).click(),
-  ]);
-  assert.equal(await readFile(await download.path(), 'utf8'), broken, 'the download is the raw text');
+  await expectDownload(page, 'Download the unreadable session', broken);
   // The tab goes on with a fresh session; the kept text stays where it is.
-  await page.reload();
-  await page.waitForSelector('html[data-ready-ms]');
-  assert.equal(await page.locator('[role=alert].unreadable').count(), 0, 'told once');
-  assert.equal(await page.evaluate((k) => localStorage.getItem(k), aside[0]), broken);
+  await reloadToldOnce(page, () => page.waitForSelector('html[data-ready-ms]'), aside, broken);
   await context.close();
 });
 
@@ -175,31 +200,15 @@ test('an unreadable exercise draft is kept aside and reported, not overwritten b
   await page.goto(server.url);
   await page.getByRole('button', { name: 'Author exercise' }).click();
   await page.getByLabel('Title').fill('My half-written exercise');
-  const id = await tabId(page);
-  const key = `fixloop-draft-${id}`;
+  const key = `fixloop-draft-${await tabId(page)}`;
   await page.waitForFunction((k) => (localStorage.getItem(k) || '').includes('My half-written exercise'), key);
-  // Damage the saved draft (as a crash mid-write or a hand edit would).
-  const broken = (await page.evaluate((k) => localStorage.getItem(k), key)).slice(0, 40);
-  await page.evaluate(([k, text]) => localStorage.setItem(k, text), [key, broken]);
-  await page.reload();
-  const alert = page.locator('[role=alert].unreadable');
-  await alert.waitFor({ timeout: 20000 });
-  assert.match(await alert.textContent(), /saved exercise draft could not be read.*kept aside/);
-  const aside = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fixloop-unreadable-')));
-  assert.equal(aside.length, 1, 'kept aside under one key');
-  assert.equal(await page.evaluate((k) => localStorage.getItem(k), aside[0]), broken, 'byte for byte');
-  const [download] = await Promise.all([
-    page.waitForEvent('download'),
-    page.getByRole('button', { name: 'Download the unreadable exercise draft' }).click(),
-  ]);
-  assert.equal(await readFile(await download.path(), 'utf8'), broken, 'the download is the raw text');
+  const broken = await damage(page, key, 40);
+  const { aside } = await reloadAndExpectKeptAside(page, broken, /saved exercise draft could not be read.*kept aside/);
+  await expectDownload(page, 'Download the unreadable exercise draft', broken);
   // The author page starts from a fresh draft, saved over the damaged one; the kept text stays.
   assert.notEqual(await page.getByLabel('Title').inputValue(), 'My half-written exercise');
-  await page.waitForFunction((k) => { try { JSON.parse(localStorage.getItem(k)); return true; } catch { return false; } }, key);
-  await page.reload();
-  await page.waitForSelector('html[data-ready-ms]');
-  assert.equal(await page.locator('[role=alert].unreadable').count(), 0, 'told once');
-  assert.equal(await page.evaluate((k) => localStorage.getItem(k), aside[0]), broken);
+  await savedAfresh(page, key);
+  await reloadToldOnce(page, () => page.waitForSelector('html[data-ready-ms]'), aside, broken);
   await context.close();
 });
 
@@ -207,32 +216,22 @@ test('unreadable work on an exercise is kept aside and the exercise opens afresh
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(server.url);
-  await page.getByRole('button', { name: 'Exercise: median' }).click();
-  await page.getByTestId('exercise-title').waitFor();
-  assert.ok(await nextQuery(page), 'a question');
-  const workKeys = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fixloop-work-')));
+  const openMedian = async () => {
+    await page.getByRole('button', { name: 'Exercise: median' }).click();
+    await page.getByTestId('exercise-title').waitFor();
+    assert.ok(await nextQuery(page), 'a question');
+  };
+  await openMedian();
   await page.waitForFunction(() => Object.keys(localStorage).some((k) => k.startsWith('fixloop-work-')));
-  const [key] = await workKeys();
-  const broken = (await page.evaluate((k) => localStorage.getItem(k), key)).slice(0, 50);
-  await page.evaluate(([k, text]) => localStorage.setItem(k, text), [key, broken]);
+  const [key] = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fixloop-work-')));
+  const broken = await damage(page, key, 50);
   // Student mode comes back on reload from the saved work, which is now damaged.
-  await page.reload();
-  const alert = page.locator('[role=alert].unreadable');
-  await alert.waitFor({ timeout: 20000 });
-  assert.match(await alert.textContent(), /saved exercise work could not be read.*kept aside/);
-  const aside = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fixloop-unreadable-')));
-  assert.equal(aside.length, 1, 'kept aside under one key');
-  assert.equal(await page.evaluate((k) => localStorage.getItem(k), aside[0]), broken, 'byte for byte');
+  const { alert, aside } = await reloadAndExpectKeptAside(page, broken, /saved exercise work could not be read.*kept aside/);
   // The exercise opens again, from a fresh start, and is told about once.
-  await page.getByRole('button', { name: 'Exercise: median' }).click();
-  await page.getByTestId('exercise-title').waitFor();
-  assert.ok(await nextQuery(page), 'a question');
+  await openMedian();
   assert.equal(await alert.locator('p').count(), 1, 'one notice');
-  await page.waitForFunction((k) => { try { JSON.parse(localStorage.getItem(k)); return true; } catch { return false; } }, key);
-  await page.reload();
-  await page.getByTestId('exercise-title').waitFor();
-  assert.equal(await page.locator('[role=alert].unreadable').count(), 0, 'told once');
-  assert.equal(await page.evaluate((k) => localStorage.getItem(k), aside[0]), broken);
+  await savedAfresh(page, key);
+  await reloadToldOnce(page, () => page.getByTestId('exercise-title').waitFor(), aside, broken);
   await context.close();
 });
 
