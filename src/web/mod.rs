@@ -37,15 +37,24 @@ use web_sys::{HtmlElement, HtmlInputElement, KeyboardEvent};
 use worker::WorkerLink;
 use yew::prelude::*;
 
+/// What was saved, or nothing when it was unreadable (then noted in `unreadable`, each
+/// piece once; storage has kept it aside).
+fn or_kept_aside<T>(
+    loaded: Result<Option<T>, storage::Unreadable>,
+    unreadable: &mut Vec<storage::Unreadable>,
+) -> Option<T> {
+    loaded.unwrap_or_else(|u| {
+        state::note_unreadable(unreadable, u);
+        None
+    })
+}
+
 /// The state at load: the saved session, or a share link's (asking before it replaces
 /// a saved one); a broken link is reported and changes nothing.
 fn initial_state() -> AppState {
     let theme = Theme::parse(&storage::load_theme());
     let mut unreadable = Vec::new();
-    let saved = storage::load_session().unwrap_or_else(|u| {
-        unreadable.push(u);
-        None
-    });
+    let saved = or_kept_aside(storage::load_session(), &mut unreadable);
     let mut error = None;
     let mut state = AppState::new(
         saved.clone().unwrap_or_else(AppState::default_session),
@@ -69,21 +78,11 @@ fn initial_state() -> AppState {
         }
         storage::clear_fragment();
     }
-    state.author = storage::load_draft()
-        .unwrap_or_else(|u| {
-            unreadable.push(u);
-            None
-        })
+    state.author = or_kept_aside(storage::load_draft(), &mut unreadable)
         .unwrap_or_else(AppState::default_draft);
     let page = Page::from_fragment(&storage::fragment());
     // Student mode survives a reload: this tab's current exercise work.
-    let mut kept_aside = |u: storage::Unreadable| {
-        if !unreadable.contains(&u) {
-            unreadable.push(u);
-        }
-        None
-    };
-    let mut work = storage::current_work().unwrap_or_else(&mut kept_aside);
+    let mut work = or_kept_aside(storage::current_work(), &mut unreadable);
     if let Some(link) = storage::exercise_fragment() {
         match link {
             Err(e) => {
@@ -92,7 +91,7 @@ fn initial_state() -> AppState {
                 ))
             }
             Ok(exercise) => {
-                let saved = storage::load_work(&exercise.id()).unwrap_or_else(&mut kept_aside);
+                let saved = or_kept_aside(storage::load_work(&exercise.id()), &mut unreadable);
                 work = Some(saved.unwrap_or_else(|| StudentWork::fresh(exercise)))
             }
         }
@@ -187,7 +186,7 @@ fn download_json(session: &Session) {
     storage::download_session(session)
 }
 
-/// Downloads the raw text of unreadable saved work (`what`: "session", "exercise draft").
+/// Downloads the raw text of unreadable saved work (`what`: see [`storage::Unreadable`]).
 fn download_unreadable(what: &str, key: &str) {
     if let Some(text) = storage::raw_text(key) {
         let name = format!("fixloop-unreadable-{}.txt", what.replace(' ', "-"));

@@ -110,6 +110,14 @@ pub struct AppState {
     pub unreadable: Vec<Unreadable>,
 }
 
+/// Adds `u` to the unreadable saved work the page reports, unless it is there already (the
+/// same text is kept aside under one key, however often it is read).
+pub fn note_unreadable(list: &mut Vec<Unreadable>, u: Unreadable) {
+    if !list.contains(&u) {
+        list.push(u);
+    }
+}
+
 /// The pages of the app (the student works on the playground page).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Page {
@@ -725,11 +733,7 @@ impl Reducible for AppState {
             }
             Action::KeepWaiting => s.worker_down = None,
             Action::DismissUnreadable => s.unreadable.clear(),
-            Action::KeptAside(u) => {
-                if !s.unreadable.contains(&u) {
-                    s.unreadable.push(u);
-                }
-            }
+            Action::KeptAside(u) => note_unreadable(&mut s.unreadable, u),
             _ => return self,
         }
         Rc::new(s)

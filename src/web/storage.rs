@@ -113,10 +113,10 @@ fn session_key() -> String {
     format!("{SESSION_PREFIX}{}", tab_id())
 }
 
-/// A saved session, exercise draft or exercise work that could not be read. Its text was copied aside
-/// (under `key`) before anything could overwrite it, or, when storage refused the copy,
-/// this tab moved to a new id so that its saves leave the text where it is (`key` is then
-/// that place).
+/// A saved session, exercise draft or exercise work that could not be read. Its text was
+/// copied aside (under `key`) before anything could overwrite it, or, when storage refused
+/// the copy, this tab moved to a new id so that its saves leave the text where it is
+/// (`key` is then that place).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Unreadable {
     /// What was saved: "session", "exercise draft" or "exercise work".
@@ -176,7 +176,7 @@ pub fn load_session() -> Result<Option<Session>, Unreadable> {
     }
 }
 
-/// The raw text under a localStorage key (an unreadable session kept aside).
+/// The raw text under a localStorage key (unreadable saved work kept aside).
 pub fn raw_text(key: &str) -> Option<String> {
     local()?.get_item(key).ok().flatten()
 }
@@ -268,16 +268,23 @@ fn work_key(exercise_id: &str) -> String {
     format!("{WORK_PREFIX}{}-{exercise_id}", tab_id())
 }
 
-/// This tab's saved work on the exercise with this id. Unreadable work is never dropped:
-/// see [`Unreadable`].
-pub fn load_work(exercise_id: &str) -> Result<Option<StudentWork>, Unreadable> {
-    let key = work_key(exercise_id);
+/// The JSON value saved under `key`, if any; unreadable text is kept aside as `what`
+/// ([`keep_aside`]), never dropped.
+fn load_own_json<T: serde::de::DeserializeOwned>(
+    what: &'static str,
+    key: String,
+) -> Result<Option<T>, Unreadable> {
     let Some(text) = local().and_then(|s| s.get_item(&key).ok().flatten()) else {
         return Ok(None);
     };
-    serde_json::from_str::<StudentWork>(&text)
+    serde_json::from_str(&text)
         .map(Some)
-        .map_err(|e| keep_aside("exercise work", key, true, &text, e.to_string()))
+        .map_err(|e| keep_aside(what, key, true, &text, e.to_string()))
+}
+
+/// This tab's saved work on the exercise with this id (see [`load_own_json`]).
+pub fn load_work(exercise_id: &str) -> Result<Option<StudentWork>, Unreadable> {
+    load_own_json("exercise work", work_key(exercise_id))
 }
 
 /// Saves a student's work (under the tab and the exercise) and marks the exercise as
@@ -310,16 +317,13 @@ pub fn clear_current_work() {
     }
 }
 
-/// This tab's exercise draft, if any. An unreadable draft is never dropped: see
-/// [`Unreadable`].
+fn draft_key() -> String {
+    format!("{DRAFT_PREFIX}{}", tab_id())
+}
+
+/// This tab's exercise draft, if any (see [`load_own_json`]).
 pub fn load_draft() -> Result<Option<Exercise>, Unreadable> {
-    let key = format!("{DRAFT_PREFIX}{}", tab_id());
-    let Some(text) = local().and_then(|s| s.get_item(&key).ok().flatten()) else {
-        return Ok(None);
-    };
-    serde_json::from_str(&text)
-        .map(Some)
-        .map_err(|e| keep_aside("exercise draft", key, true, &text, e.to_string()))
+    load_own_json("exercise draft", draft_key())
 }
 
 /// Saves the exercise draft; an error message when storage refuses.
@@ -328,7 +332,7 @@ pub fn save_draft(draft: &Exercise) -> Result<(), String> {
         local().ok_or("this browser has no localStorage: the exercise draft is not saved")?;
     let text = serde_json::to_string(draft).map_err(|e| e.to_string())?;
     storage
-        .set_item(&format!("{DRAFT_PREFIX}{}", tab_id()), &text)
+        .set_item(&draft_key(), &text)
         .map_err(|_| "the browser refused to save the exercise draft (storage full?)".to_string())
 }
 
