@@ -347,6 +347,9 @@ impl Prepared {
         budget: usize,
         stop: &str,
     ) -> RunMetrics {
+        if std::env::var_os("FIXLOOP_CENTRAL").is_some() {
+            lp.centre_oracle();
+        }
         let asked: Vec<bool> = lp
             .labelled()
             .iter()

@@ -237,6 +237,82 @@ impl Learner {
         r
     }
 
+    /// Of the formulas as small as [`Learner::learn`]'s (one to three literals, at most
+    /// `max_candidates` of them), the one whose predictions on the `unlabelled` points
+    /// agree most with the majority of them: a central hypothesis rather than the first
+    /// in the tie-break order (which wins ties). Other learn outcomes are returned as
+    /// they are.
+    pub fn learn_central(
+        &mut self,
+        unlabelled: &[Vec<Value>],
+        max_candidates: usize,
+    ) -> LearnReport {
+        let base = self.learn();
+        let lits = match &base.formula {
+            Some(f) if base.stop == StopReason::Found && !base.simplex_used && !f.is_constant() => {
+                f.literals()
+            }
+            _ => return base,
+        };
+        if lits > 3 || unlabelled.is_empty() {
+            return base;
+        }
+        self.ensure_state(&[]);
+        let Some(state) = self.state.as_ref() else {
+            return base;
+        };
+        let words = state.pool.words;
+        let mut ex_mask = vec![0u64; words];
+        let mut bug_mask = vec![0u64; words];
+        for &p in &self.labelled {
+            let Some(&i) = state.local.get(&p) else {
+                return base;
+            };
+            ex_mask[i / 64] |= 1 << (i % 64);
+            if self.labels[p].bug {
+                bug_mask[i / 64] |= 1 << (i % 64);
+            }
+        }
+        let mut candidates: Vec<((usize, usize, u32, u8), Formula)> = Vec::new();
+        small::each(
+            &state.pool,
+            &ex_mask,
+            &bug_mask,
+            lits,
+            &mut |form, groups| {
+                if candidates.len() < max_candidates {
+                    let key = small::key(&state.pool, form, &groups);
+                    candidates.push((key, build(&state.pool, &self.vars, form, &groups)));
+                }
+            },
+        );
+        if candidates.len() < 2 {
+            return base;
+        }
+        let predictions: Vec<Vec<bool>> = candidates
+            .iter()
+            .map(|(_, f)| unlabelled.iter().map(|u| f.eval(u)).collect())
+            .collect();
+        let majority: Vec<bool> = (0..unlabelled.len())
+            .map(|u| 2 * predictions.iter().filter(|p| p[u]).count() > candidates.len())
+            .collect();
+        let agreement = |p: &Vec<bool>| p.iter().zip(&majority).filter(|(a, b)| a == b).count();
+        let mut best = 0;
+        for i in 1..candidates.len() {
+            let (a, b) = (agreement(&predictions[i]), agreement(&predictions[best]));
+            if a > b || (a == b && candidates[i].0 < candidates[best].0) {
+                best = i;
+            }
+        }
+        let formula = candidates.swap_remove(best).1;
+        LearnReport {
+            literals: formula.literals(),
+            clauses: formula.clauses(),
+            formula: Some(formula),
+            ..base
+        }
+    }
+
     /// What [`Learner::learn`] would return had `point` also been labelled `bug`; the
     /// session is not changed (apart from reusable solver state).
     pub fn learn_with(&mut self, point: &[Value], bug: bool) -> LearnReport {
