@@ -347,9 +347,6 @@ impl Prepared {
         budget: usize,
         stop: &str,
     ) -> RunMetrics {
-        if std::env::var_os("FIXLOOP_CENTRAL").is_some() {
-            lp.centre_oracle();
-        }
         let asked: Vec<bool> = lp
             .labelled()
             .iter()

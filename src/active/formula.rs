@@ -202,19 +202,6 @@ impl BugOracle for FormulaOracle {
         out
     }
 
-    fn centre(&mut self, examples: &[Example], unlabelled: &[Vec<Num>]) {
-        let points: Vec<Vec<Value>> = unlabelled.iter().map(|u| values(u)).collect();
-        let Some(learner) = self.sync(examples) else {
-            return;
-        };
-        let report = learner.learn_central(&points, 256);
-        if let Some(f) = report.formula {
-            if report.stop == crate::oracle::StopReason::Found {
-                self.formula = Some(f);
-            }
-        }
-    }
-
     fn describe(&self) -> String {
         match &self.formula {
             Some(f) => f.to_string(),

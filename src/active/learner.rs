@@ -58,12 +58,6 @@ pub trait BugOracle {
             })
             .collect()
     }
-    /// Replaces the current hypothesis by a central one among the equally good, judged
-    /// on `unlabelled` points (see [`crate::oracle::Learner::learn_central`]). The
-    /// default keeps it.
-    fn centre(&mut self, examples: &[Example], unlabelled: &[Vec<Num>]) {
-        let _ = (examples, unlabelled);
-    }
     /// The current hypothesis, readable.
     fn describe(&self) -> String;
     /// Caps the search work (SAT conflicts) of all later learn calls together at

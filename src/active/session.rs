@@ -460,18 +460,6 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
         };
     }
 
-    /// Replaces the oracle by a central one among equally small formulas, judged on the
-    /// generated tests nobody labelled ([`BugOracle::centre`]).
-    pub fn centre_oracle(&mut self) {
-        let unlabelled: Vec<Vec<Num>> = self
-            .generated
-            .iter()
-            .filter(|g| !g.asked)
-            .map(|g| point(&g.input, &g.observation))
-            .collect();
-        self.oracle.centre(&self.examples, &unlabelled);
-    }
-
     /// The current counters.
     pub fn report(&self) -> Report {
         Report {

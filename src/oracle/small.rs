@@ -39,23 +39,6 @@ pub(crate) fn form_rank(form: Form) -> u8 {
 
 /// Smallest-key formula with exactly `lits` literals (1..=3), if any.
 pub(crate) fn search(pool: &Pool, ex_mask: &[u64], bug_mask: &[u64], lits: usize) -> Option<Found> {
-    let mut best: Option<Found> = None;
-    each(pool, ex_mask, bug_mask, lits, &mut |form, groups| {
-        offer(pool, &mut best, form, groups)
-    });
-    best
-}
-
-/// Every formula with exactly `lits` literals (1..=3) consistent with the examples, in
-/// the fewest groups possible (a three-literal formula in two groups only where none in
-/// one exists), each given to `found`.
-pub(crate) fn each(
-    pool: &Pool,
-    ex_mask: &[u64],
-    bug_mask: &[u64],
-    lits: usize,
-    found: &mut dyn FnMut(Form, Vec<Vec<usize>>),
-) {
     let neg: Vec<u64> = ex_mask.iter().zip(bug_mask).map(|(e, b)| e & !b).collect();
     let pos = bug_mask;
     let t: Vec<Vec<u64>> = pool.lits.iter().map(|l| and(&l.truth, ex_mask)).collect();
@@ -65,16 +48,12 @@ pub(crate) fn each(
     let b_set: Vec<usize> = (0..n).filter(|&i| disjoint(&t[i], &neg)).collect();
     let in_a: Vec<bool> = (0..n).map(|i| covers(&t[i], pos)).collect();
     let in_b: Vec<bool> = (0..n).map(|i| disjoint(&t[i], &neg)).collect();
-    let any = std::cell::Cell::new(false);
-    let mut emit = |form: Form, groups: Vec<Vec<usize>>| {
-        any.set(true);
-        found(form, groups)
-    };
+    let mut best: Option<Found> = None;
     match lits {
         1 => {
             for &a in &a_set {
                 if in_b[a] {
-                    emit(Form::Dnf, vec![vec![a]]);
+                    offer(pool, &mut best, Form::Dnf, vec![vec![a]]);
                 }
             }
         }
@@ -82,14 +61,14 @@ pub(crate) fn each(
             for (x, &a) in a_set.iter().enumerate() {
                 for &b in &a_set[x + 1..] {
                     if disjoint(&and(&t[a], &t[b]), &neg) {
-                        emit(Form::Dnf, vec![vec![a, b]]);
+                        offer(pool, &mut best, Form::Dnf, vec![vec![a, b]]);
                     }
                 }
             }
             for (x, &a) in b_set.iter().enumerate() {
                 for &b in &b_set[x + 1..] {
                     if covers(&or(&t[a], &t[b]), pos) {
-                        emit(Form::Cnf, vec![vec![a, b]]);
+                        offer(pool, &mut best, Form::Cnf, vec![vec![a, b]]);
                     }
                 }
             }
@@ -101,7 +80,7 @@ pub(crate) fn each(
                     let ab = and(&t[a], &t[b]);
                     for &c in &a_set[y + 1..] {
                         if disjoint(&and(&ab, &t[c]), &neg) {
-                            emit(Form::Dnf, vec![vec![a, b, c]]);
+                            offer(pool, &mut best, Form::Dnf, vec![vec![a, b, c]]);
                         }
                     }
                 }
@@ -111,13 +90,13 @@ pub(crate) fn each(
                     let ab = or(&t[a], &t[b]);
                     for &c in &b_set[y + 1..] {
                         if covers(&or(&ab, &t[c]), pos) {
-                            emit(Form::Cnf, vec![vec![a, b, c]]);
+                            offer(pool, &mut best, Form::Cnf, vec![vec![a, b, c]]);
                         }
                     }
                 }
             }
-            if any.get() {
-                return;
+            if best.is_some() {
+                return best;
             }
             // Two groups. CNF a and (b or c): a in A, b or c covers the bugs, neither alone.
             // DNF a or (b and c): a in B, b and c rejects the ok points, neither alone.
@@ -129,7 +108,7 @@ pub(crate) fn each(
                             let left = and(&bc, &neg);
                             for &a in &a_set {
                                 if a != b && a != c && disjoint(&t[a], &left) {
-                                    emit(Form::Cnf, vec![vec![a], vec![b, c]]);
+                                    offer(pool, &mut best, Form::Cnf, vec![vec![a], vec![b, c]]);
                                 }
                             }
                         }
@@ -141,7 +120,7 @@ pub(crate) fn each(
                                 pos.iter().zip(&bc).map(|(p, x)| p & !x).collect();
                             for &a in &b_set {
                                 if a != b && a != c && covers(&t[a], &missing) {
-                                    emit(Form::Dnf, vec![vec![a], vec![b, c]]);
+                                    offer(pool, &mut best, Form::Dnf, vec![vec![a], vec![b, c]]);
                                 }
                             }
                         }
@@ -151,21 +130,17 @@ pub(crate) fn each(
         }
         _ => {}
     }
+    best
 }
 
-/// The tie-break key of a formula (see [`Found::key`]).
-pub(crate) fn key(pool: &Pool, form: Form, groups: &[Vec<usize>]) -> (usize, usize, u32, u8) {
+fn offer(pool: &Pool, best: &mut Option<Found>, form: Form, groups: Vec<Vec<usize>>) {
     let all = groups.iter().flatten();
-    (
+    let key = (
         groups.len(),
         all.clone().map(|&i| pool.lits[i].tier).max().unwrap_or(0),
         all.map(|&i| pool.lits[i].atom.complexity()).sum(),
         form_rank(form),
-    )
-}
-
-fn offer(pool: &Pool, best: &mut Option<Found>, form: Form, groups: Vec<Vec<usize>>) {
-    let key = key(pool, form, &groups);
+    );
     if best.as_ref().is_none_or(|b| key < b.key) {
         *best = Some(Found { form, groups, key });
     }
