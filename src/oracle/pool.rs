@@ -134,8 +134,7 @@ pub(crate) fn build(
             ranked.truncate(config.max_equality_constants);
             for (_, _, v) in ranked {
                 push(Atom::var_const(x, Rel::Eq, v.clone()), 0, &mut cands);
-                let ne_tier = usize::from(std::env::var_os("FIXLOOP_NE_TIER").is_some());
-                push(Atom::var_const(x, Rel::Ne, v.clone()), ne_tier, &mut cands);
+                push(Atom::var_const(x, Rel::Ne, v.clone()), 0, &mut cands);
             }
         }
         if config.pair_atoms {
