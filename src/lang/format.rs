@@ -212,6 +212,78 @@ fn parse_length(f: &[u8], i: &mut usize) -> Length {
     len
 }
 
+/// One conversion of a format string: where its length modifier is (empty when it has
+/// none), what it selects, and the conversion character.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Conversion {
+    /// Byte range of the length modifier in the format.
+    pub length_at: std::ops::Range<usize>,
+    /// The length modifier.
+    pub length: Length,
+    /// The conversion character (`d`, `f`, `[`, ...).
+    pub conv: u8,
+}
+
+/// The conversions of a printf or scanf format, in order (`%%` left out): what an edit
+/// that changes a conversion's length works on.
+pub fn conversions(format: &[u8]) -> Vec<Conversion> {
+    let f = format;
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < f.len() {
+        if f[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        // Flags, `*` (a printf width or scanf's assignment suppression), width, precision.
+        while let Some(&c) = f.get(i) {
+            let flag = matches!(c, b'-' | b'+' | b' ' | b'#' | b'\'' | b'*')
+                || c.is_ascii_digit()
+                || (c == b'I' && !is_ms_size(f, i));
+            if !flag {
+                break;
+            }
+            i += 1;
+        }
+        if f.get(i) == Some(&b'.') {
+            i += 1;
+            if f.get(i) == Some(&b'*') {
+                i += 1;
+            }
+            parse_num(f, &mut i);
+        }
+        let start = i;
+        let length = parse_length(f, &mut i);
+        let Some(&conv) = f.get(i) else {
+            break;
+        };
+        let length_at = start..i;
+        i += 1;
+        if conv == b'[' {
+            // A scan set: `]` right after `[` or `[^` belongs to the set.
+            if f.get(i) == Some(&b'^') {
+                i += 1;
+            }
+            if f.get(i) == Some(&b']') {
+                i += 1;
+            }
+            while f.get(i).is_some_and(|&c| c != b']') {
+                i += 1;
+            }
+            i += 1;
+        }
+        if conv != b'%' {
+            out.push(Conversion {
+                length_at,
+                length,
+                conv,
+            });
+        }
+    }
+    out
+}
+
 fn is_ms_size(f: &[u8], i: usize) -> bool {
     f.get(i) == Some(&b'I') && matches!(f.get(i + 1..i + 3), Some(b"64") | Some(b"32"))
 }

@@ -1,9 +1,11 @@
 //! Candidate edits at a location: f1x's expression modifications (operators, constants, variables, dropped operands), conditions for refinement and guards, and GenProg's statement edits.
 
+use super::holeval::kind_of;
 use super::holeval::FRESH_ID;
 use super::patch::{visit_expr, EditKind, RepairSource, StmtInfo};
 use crate::lang::ast::{BinaryOp, Expr, ExprKind, ScalarType, Span, Stmt, StmtKind, UnaryOp};
-use crate::lang::bytecode::HoleVar;
+use crate::lang::bytecode::{HoleSite, HoleVar};
+use crate::lang::format::{conversions, Length};
 use crate::lang::types::Sc;
 use crate::lang::NodeId;
 
@@ -95,6 +97,9 @@ fn is_integer_var(v: &HoleVar) -> bool {
 /// replacement by another in-scope variable of the same kind, and dropping an operand of
 /// an arithmetic, logical or bitwise operator. Deterministic order (pre-order).
 pub fn mutations(root: &Expr, scope: &[HoleVar], constants: &[i64]) -> Vec<Mutation> {
+    if let Some(fixes) = format_fixes(root, scope) {
+        return fixes;
+    }
     let mut out = Vec::new();
     visit_expr(root, &mut |e| match &e.kind {
         ExprKind::Binary { op, lhs, rhs } => {
@@ -238,6 +243,114 @@ pub fn locations(src: &RepairSource, info: &StmtInfo) -> Vec<(NodeId, bool)> {
     out
 }
 
+/// The format argument of a printf or scanf family call (the first string literal among
+/// its first three arguments), its position, and whether it scans.
+fn format_call<'e>(callee: &str, args: &'e [Expr]) -> Option<(usize, &'e [u8], bool)> {
+    let scan = callee.ends_with("scanf");
+    if !scan && !callee.ends_with("printf") {
+        return None;
+    }
+    args.iter()
+        .take(3)
+        .enumerate()
+        .find_map(|(i, a)| match &a.kind {
+            ExprKind::StringLit(format) => Some((i, format.as_slice(), scan)),
+            _ => None,
+        })
+}
+
+/// The length a conversion needs for a value (printf) or object (scanf) of kind `sc`,
+/// as format text: `int` or `long long` for integer conversions, `float` or `double` for
+/// scanf's floating ones; `None` where the kind has no such length or any length does.
+fn wanted_length(conv: u8, sc: Sc, scan: bool) -> Option<(&'static [u8], Length)> {
+    match conv {
+        c if is_integer(c) && !sc.is_float() => match sc.size() {
+            8 => Some((b"ll", Length::LongLong)),
+            4 => Some((b"", Length::Default)),
+            // Narrower integers: printf promotes them to int; scanf needs `h`/`hh`.
+            _ if !scan => Some((b"", Length::Default)),
+            _ => None,
+        },
+        b'f' | b'F' | b'e' | b'E' | b'g' | b'G' | b'a' | b'A' if scan && sc.is_float() => {
+            if sc.size() == 8 {
+                Some((b"l", Length::Long))
+            } else {
+                Some((b"", Length::Default))
+            }
+        }
+        _ => None,
+    }
+}
+
+/// For a printf/scanf call `root`, the format made to match its arguments: each
+/// conversion whose length does not fit its argument's type (`%d` for a `long long`,
+/// `%f` reading a `double`) set to the one that does, one at a time and, where several
+/// do not fit, all together. Arguments are typed from `scope`; a format with `*` or an
+/// argument of unknown type is left alone. `None` when `root` is no such call.
+fn format_fixes(root: &Expr, scope: &[HoleVar]) -> Option<Vec<Mutation>> {
+    let ExprKind::Call { callee, args, .. } = &root.kind else {
+        return None;
+    };
+    let (at, format, scan) = format_call(callee, args)?;
+    let mut out = Vec::new();
+    if format.contains(&b'*') {
+        return Some(out);
+    }
+    let site = HoleSite {
+        node: root.id,
+        sc: Sc::I32,
+        vars: scope.to_vec(),
+    };
+    let kind = |a: &Expr| match &a.kind {
+        ExprKind::Unary {
+            op: UnaryOp::AddrOf,
+            operand,
+        } if scan => kind_of(operand, &site),
+        _ if scan => None,
+        _ => kind_of(a, &site),
+    };
+    let mut edits: Vec<(std::ops::Range<usize>, &[u8])> = Vec::new();
+    for (c, a) in conversions(format).iter().zip(&args[at + 1..]) {
+        let Some((text, length)) = kind(a).and_then(|sc| wanted_length(c.conv, sc, scan)) else {
+            continue;
+        };
+        let fits = if is_integer(c.conv) {
+            length.int_bits() == c.length.int_bits()
+        } else {
+            length == c.length
+        };
+        if !fits {
+            edits.push((c.length_at.clone(), text));
+        }
+    }
+    let with = |chosen: &[(std::ops::Range<usize>, &[u8])]| {
+        let mut v = Vec::with_capacity(format.len() + 2);
+        let mut from = 0;
+        for (range, text) in chosen {
+            v.extend_from_slice(&format[from..range.start]);
+            v.extend_from_slice(text);
+            from = range.end;
+        }
+        v.extend_from_slice(&format[from..]);
+        Mutation {
+            target: args[at].id,
+            with: fresh(ExprKind::StringLit(v)),
+            kind: EditKind::ReplaceConstant,
+        }
+    };
+    for e in &edits {
+        out.push(with(std::slice::from_ref(e)));
+    }
+    if edits.len() > 1 {
+        out.push(with(&edits));
+    }
+    Some(out)
+}
+
+fn is_integer(conv: u8) -> bool {
+    matches!(conv, b'd' | b'i' | b'u' | b'o' | b'x' | b'X')
+}
+
 fn roots_of(e: &Expr, cond: bool, out: &mut Vec<(NodeId, bool)>) {
     match &e.kind {
         ExprKind::Assign { rhs, .. } => roots_of(rhs, false, out),
@@ -245,7 +358,12 @@ fn roots_of(e: &Expr, cond: bool, out: &mut Vec<(NodeId, bool)>) {
             roots_of(lhs, false, out);
             roots_of(rhs, cond, out);
         }
-        ExprKind::Call { args, .. } => {
+        ExprKind::Call { callee, args, .. } => {
+            // A printf/scanf call is a location of its own: its format may not match
+            // its arguments ([`format_fixes`]).
+            if format_call(callee, args).is_some() {
+                out.push((e.id, false));
+            }
             for a in args {
                 if !matches!(
                     a.kind,
@@ -382,6 +500,62 @@ pub fn donors(src: &RepairSource, target: &StmtInfo, max: usize) -> Vec<Stmt> {
 mod tests {
     use super::*;
     use crate::lang::parser::parse_expr;
+
+    /// The format fixes offered for the call `call` with `int i; long long w; float f;
+    /// double d; char s[8];` in scope, as format texts.
+    fn fixes(call: &str) -> Vec<String> {
+        let scope: Vec<HoleVar> = [
+            ("i", Sc::I32),
+            ("w", Sc::I64),
+            ("f", Sc::F32),
+            ("d", Sc::F64),
+        ]
+        .iter()
+        .enumerate()
+        .map(|(k, &(name, sc))| HoleVar {
+            name: name.to_string(),
+            sc,
+            place: crate::lang::bytecode::HoleVarPlace::Slot(k as u32),
+        })
+        .collect();
+        let root = parse_expr(call).0.unwrap();
+        mutations(&root, &scope, &[])
+            .into_iter()
+            .map(|m| match m.with.kind {
+                ExprKind::StringLit(v) => String::from_utf8(v).unwrap(),
+                other => panic!("not a format: {other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn formats_are_made_to_match_their_arguments() {
+        // A long long printed or read as int, and the reverse; both at once too.
+        assert_eq!(fixes(r#"printf("%d\n", w)"#), ["%lld\n"]);
+        assert_eq!(
+            fixes(r#"printf("%d %lld", w * 2, i)"#),
+            ["%lld %lld", "%d %d", "%lld %d"]
+        );
+        assert_eq!(fixes(r#"scanf("%d %d", &w, &i)"#), ["%lld %d"]);
+        // %ld and %I64d are 64 bits here, as %lld is.
+        assert!(fixes(r#"printf("%ld %I64d", w, w)"#).is_empty());
+        // scanf must read a double with %lf, a float with %f; printf takes either.
+        assert_eq!(
+            fixes(r#"scanf("%f%lf", &d, &f)"#),
+            ["%lf%lf", "%f%f", "%lf%f"]
+        );
+        assert!(fixes(r#"printf("%f %lf", d, f)"#).is_empty());
+        // Text, %%, strings, unknown types and `*` widths are left alone.
+        assert!(fixes(r#"printf("100%% %s %d", "x", s)"#).is_empty());
+        assert!(fixes(r#"printf("%*d", i, w)"#).is_empty());
+        assert!(fixes(r#"printf("%d", i)"#).is_empty());
+        // Not a format call: the ordinary expression edits.
+        assert!(!fixes_or_none(r#"f(w)"#));
+    }
+
+    fn fixes_or_none(call: &str) -> bool {
+        format_fixes(&parse_expr(call).0.unwrap(), &[]).is_some()
+    }
 
     fn lit_type(e: &Expr) -> Option<ScalarType> {
         match &e.kind {

@@ -25,7 +25,8 @@ use crate::lang::{compile_parsed, parse, CompileError, Diagnostic, NodeId, Progr
 pub enum EditKind {
     /// Replace a binary operator by another of its class (f1x's tables).
     ReplaceOperator,
-    /// Replace a constant.
+    /// Replace a constant (a number, or a printf/scanf format with one conversion's
+    /// length changed).
     ReplaceConstant,
     /// Replace a variable by another in-scope variable of the same type.
     ReplaceVariable,
