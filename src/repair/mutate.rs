@@ -1,7 +1,6 @@
 //! Candidate edits at a location: f1x's expression modifications (operators, constants, variables, dropped operands), conditions for refinement and guards, and GenProg's statement edits.
 
-use super::holeval::kind_of;
-use super::holeval::FRESH_ID;
+use super::holeval::{kind_of, FRESH_ID};
 use super::patch::{visit_expr, EditKind, RepairSource, StmtInfo};
 use crate::lang::ast::{BinaryOp, Expr, ExprKind, ScalarType, Span, Stmt, StmtKind, UnaryOp};
 use crate::lang::bytecode::{HoleSite, HoleVar};
@@ -95,7 +94,9 @@ fn is_integer_var(v: &HoleVar) -> bool {
 /// Every f1x expression modification inside `root`: operator replacement within its
 /// class, constant replacement (`+-1`, the program's constants, small integers), variable
 /// replacement by another in-scope variable of the same kind, and dropping an operand of
-/// an arithmetic, logical or bitwise operator. Deterministic order (pre-order).
+/// an arithmetic, logical or bitwise operator. Deterministic order (pre-order). A
+/// printf/scanf call as `root` (its own location, see [`locations`]) gets its format
+/// fixes instead ([`format_fixes`]).
 pub fn mutations(root: &Expr, scope: &[HoleVar], constants: &[i64]) -> Vec<Mutation> {
     if let Some(fixes) = format_fixes(root, scope) {
         return fixes;
@@ -502,7 +503,7 @@ mod tests {
     use crate::lang::parser::parse_expr;
 
     /// The format fixes offered for the call `call` with `int i; long long w; float f;
-    /// double d; char s[8];` in scope, as format texts.
+    /// double d;` in scope (any other name has no known type), as format texts.
     fn fixes(call: &str) -> Vec<String> {
         let scope: Vec<HoleVar> = [
             ("i", Sc::I32),
