@@ -164,3 +164,43 @@ fn a_runaway_fuzzed_input_stops_at_the_fuzz_fuel_as_a_timeout() {
     assert_eq!(obs.status, Status::Timeout);
     assert_eq!(obs.value, Num::Int(TIMEOUT_CODE));
 }
+
+/// The answer is wrong for n = 3 and for every negative n; the train tests are
+/// non-negative.
+fn negative_bug_subject() -> Subject {
+    let program = |bug: &str| {
+        format!(
+            "#include <stdio.h>\nint main(void) {{ long n; scanf(\"%ld\", &n); long s = n * 2; {bug} printf(\"%ld\\n\", s); return 0; }}\n"
+        )
+    };
+    let json = serde_json::json!({
+        "id": "negative",
+        "buggy": program("if (n == 3 || n < 0) s++;"),
+        "golden": program(""),
+        "tests": {
+            "train": [{"input": "3\n", "output": "6\n", "name": "t1"},
+                      {"input": "40\n", "output": "80\n", "name": "t2"}],
+            "heldout": [{"input": "-5\n", "output": "-10\n", "name": "h1"}]
+        }
+    });
+    Subject::from_json(&json.to_string()).expect("subject parses")
+}
+
+#[test]
+fn ranges_from_train_keep_fuzzed_inputs_out_of_negative_numbers() {
+    let s = negative_bug_subject();
+    let generated_failing = |ranges_from_train: bool| {
+        let config = EvalConfig {
+            label_budgets: vec![10],
+            ranges_from_train,
+            ..EvalConfig::default()
+        };
+        let p = Prepared::new(&s, &config).expect("subject prepares");
+        let rows = p.run(&config, 0, run_seed(3, &s.id, 0), NearestLearner::default);
+        rows[0].generated_failing
+    };
+    // Unbounded, the fuzzer reaches negative inputs (Dec, Small, Boundary) and so the
+    // failing ones; kept non-negative, the only failing input is the initial one.
+    assert!(generated_failing(false) > 0);
+    assert_eq!(generated_failing(true), 0);
+}

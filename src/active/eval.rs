@@ -1,6 +1,7 @@
 //! Batch evaluation as in the Learn2fix paper: one loop per subject and run, the golden program labels, metrics on validation tests.
 
 use super::fuel::FuzzFuel;
+use super::fuzz::Range;
 use super::learner::BugOracle;
 use super::num::{parse_input, Num};
 use super::observe::Status;
@@ -30,6 +31,11 @@ pub struct EvalConfig {
     /// (Learn2fix's behaviour); by default such questions are skipped. See
     /// [`ReferenceLabeller::answering_undefined`].
     pub label_undefined: bool,
+    /// The fuzzer keeps an input position non-negative when no train test has a negative
+    /// value there ([`nonnegative_ranges`]): a stand-in for the constraints of the problem
+    /// statement, which a person gives the loop as ranges. Default false (Learn2fix's
+    /// fuzzer, unbounded).
+    pub ranges_from_train: bool,
 }
 
 impl Default for EvalConfig {
@@ -40,8 +46,31 @@ impl Default for EvalConfig {
             limits: Limits::default(),
             fuzz_fuel: FuzzFuel::default(),
             label_undefined: false,
+            ranges_from_train: false,
         }
     }
+}
+
+/// Per input position of `inputs` (all of one length): `0 ..= infinity` where no input
+/// has a negative value, unbounded where one has. Problem statements rarely allow
+/// negative numbers, and when they do, their examples usually show one.
+pub fn nonnegative_ranges<'a>(
+    arity: usize,
+    inputs: impl Iterator<Item = &'a [Num]> + Clone,
+) -> Vec<Option<Range>> {
+    (0..arity)
+        .map(|i| {
+            let negative = inputs.clone().any(|input| match input.get(i) {
+                Some(Num::Int(v)) => *v < 0,
+                Some(Num::Float(f)) => *f < 0.0,
+                None => false,
+            });
+            (!negative).then_some(Range {
+                min: 0.0,
+                max: f64::INFINITY,
+            })
+        })
+        .collect()
 }
 
 /// Why a subject cannot be evaluated.
@@ -160,6 +189,9 @@ pub struct Prepared {
     skipped: usize,
     /// Steps of the slowest train run (buggy or golden).
     slowest_train_steps: u64,
+    /// Per input position: non-negative where every train test is (see
+    /// [`EvalConfig::ranges_from_train`]).
+    train_ranges: Vec<Option<Range>>,
 }
 
 impl Prepared {
@@ -214,6 +246,12 @@ impl Prepared {
         else {
             return Err(SkipReason::NoFailingTrainTest);
         };
+        let train_ranges = nonnegative_ranges(
+            arity,
+            runs.iter()
+                .filter(|(is_train, _, r)| *is_train && r.input.len() == arity)
+                .map(|(_, _, r)| r.input.as_slice()),
+        );
         let mut failing_train = Vec::new();
         let mut validation = Vec::new();
         for (is_train, name, run) in runs {
@@ -237,6 +275,7 @@ impl Prepared {
             validation,
             skipped,
             slowest_train_steps: slowest,
+            train_ranges,
         })
     }
 
@@ -277,10 +316,13 @@ impl Prepared {
         budgets.sort_unstable();
         budgets.dedup();
         let max_budget = budgets.last().copied().unwrap_or(0);
-        let active = ActiveConfig {
+        let mut active = ActiveConfig {
             label_budget: max_budget,
             ..config.active.clone()
         };
+        if config.ranges_from_train {
+            active.fuzz.ranges = self.train_ranges.clone();
+        }
         let mut labeller = ReferenceLabeller::new(self.fuzz_golden.clone())
             .answering_undefined(config.label_undefined)
             .knowing_valid(start);
@@ -547,5 +589,28 @@ impl fmt::Display for Aggregate {
             self.p_generated_failing,
             self.effort_ratio()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_without_a_negative_value_are_kept_non_negative() {
+        let inputs = [
+            vec![Num::Int(3), Num::Int(-1), Num::Float(0.5)],
+            vec![Num::Int(0), Num::Int(4), Num::Float(2.0)],
+        ];
+        let ranges = nonnegative_ranges(3, inputs.iter().map(|i| i.as_slice()));
+        let lower: Vec<Option<f64>> = ranges.iter().map(|r| r.map(|r| r.min)).collect();
+        assert_eq!(lower, vec![Some(0.0), None, Some(0.0)]);
+        assert!(ranges[0].is_some_and(|r| r.contains(&Num::Int(i64::MAX))));
+        assert!(!ranges[2].is_some_and(|r| r.contains(&Num::Float(-0.5))));
+        let floats = [vec![Num::Float(-0.25)]];
+        assert_eq!(
+            nonnegative_ranges(1, floats.iter().map(|i| i.as_slice())),
+            vec![None]
+        );
     }
 }

@@ -62,6 +62,12 @@ pub struct EvalArgs {
     /// Also applies to `--repair --tests labels`.
     #[arg(long, default_value_t = FuzzConfig::default().single_position_share)]
     pub single_position_share: f64,
+    /// Fuzzer of the loop: keep an input position non-negative when none of the subject's
+    /// train tests (the problem statement's examples) has a negative value there, as a
+    /// person would by giving ranges; by default inputs are unbounded, as in Learn2fix.
+    /// The oracle evaluation only (not `--repair --tests labels`).
+    #[arg(long)]
+    pub ranges_from_train: bool,
     /// Learner budget: SAT conflicts of all learn calls of a run together (0: no cap,
     /// only the learner's per-learn-call limit).
     #[arg(long, default_value_t = ActiveConfig::default().max_conflicts.unwrap_or(0))]
@@ -473,6 +479,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
             cap: args.fuel,
         },
         label_undefined: args.label_undefined,
+        ranges_from_train: args.ranges_from_train,
     };
     let learn = LearnConfig {
         max_literals: args.max_literals,
@@ -549,6 +556,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
             "leftover_labels": !args.no_leftover_labels,
             "label_undefined": args.label_undefined,
             "single_position_share": args.single_position_share,
+            "ranges_from_train": args.ranges_from_train,
             "threads": threads,
             "time_s": elapsed,
             "cpu_s": cpu_total,
