@@ -79,24 +79,42 @@ fn real_learner_replays_labels_formulas_and_metrics() {
     assert!(!a[1].formula.is_empty());
 }
 
-/// A loop-heavy subject: the answer is a sum over `0..n`, wrong for n = 3.
-fn looping_subject() -> Subject {
+/// A subject reading one `long n` and printing `s`: `body` computes `s`, and the buggy
+/// program then runs `bug`; train inputs 3 and 40, one held-out input.
+fn one_number_subject(
+    id: &str,
+    body: &str,
+    bug: &str,
+    outputs: [&str; 2],
+    heldout: [&str; 2],
+) -> Subject {
     let program = |bug: &str| {
         format!(
-            "#include <stdio.h>\nint main(void) {{ long n, i, s = 0; scanf(\"%ld\", &n); for (i = 0; i < n; i++) s += i; {bug} printf(\"%ld\\n\", s); return 0; }}\n"
+            "#include <stdio.h>\nint main(void) {{ long n, i, s = 0; scanf(\"%ld\", &n); {body} {bug} printf(\"%ld\\n\", s); return 0; }}\n"
         )
     };
     let json = serde_json::json!({
-        "id": "looping",
-        "buggy": program("if (n == 3) s++;"),
+        "id": id,
+        "buggy": program(bug),
         "golden": program(""),
         "tests": {
-            "train": [{"input": "3\n", "output": "3\n", "name": "t1"},
-                      {"input": "40\n", "output": "780\n", "name": "t2"}],
-            "heldout": [{"input": "5\n", "output": "10\n", "name": "h1"}]
+            "train": [{"input": "3\n", "output": outputs[0], "name": "t1"},
+                      {"input": "40\n", "output": outputs[1], "name": "t2"}],
+            "heldout": [{"input": heldout[0], "output": heldout[1], "name": "h1"}]
         }
     });
     Subject::from_json(&json.to_string()).expect("subject parses")
+}
+
+/// A loop-heavy subject: the answer is a sum over `0..n`, wrong for n = 3.
+fn looping_subject() -> Subject {
+    one_number_subject(
+        "looping",
+        "for (i = 0; i < n; i++) s += i;",
+        "if (n == 3) s++;",
+        ["3\n", "780\n"],
+        ["5\n", "10\n"],
+    )
 }
 
 #[test]
@@ -168,22 +186,13 @@ fn a_runaway_fuzzed_input_stops_at_the_fuzz_fuel_as_a_timeout() {
 /// The answer is wrong for n = 3 and for every negative n; the train tests are
 /// non-negative.
 fn negative_bug_subject() -> Subject {
-    let program = |bug: &str| {
-        format!(
-            "#include <stdio.h>\nint main(void) {{ long n; scanf(\"%ld\", &n); long s = n * 2; {bug} printf(\"%ld\\n\", s); return 0; }}\n"
-        )
-    };
-    let json = serde_json::json!({
-        "id": "negative",
-        "buggy": program("if (n == 3 || n < 0) s++;"),
-        "golden": program(""),
-        "tests": {
-            "train": [{"input": "3\n", "output": "6\n", "name": "t1"},
-                      {"input": "40\n", "output": "80\n", "name": "t2"}],
-            "heldout": [{"input": "-5\n", "output": "-10\n", "name": "h1"}]
-        }
-    });
-    Subject::from_json(&json.to_string()).expect("subject parses")
+    one_number_subject(
+        "negative",
+        "s = n * 2;",
+        "if (n == 3 || n < 0) s++;",
+        ["6\n", "80\n"],
+        ["-5\n", "-10\n"],
+    )
 }
 
 #[test]
