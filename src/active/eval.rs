@@ -52,8 +52,9 @@ impl Default for EvalConfig {
 }
 
 /// Per input position of `inputs` (all of one length): `0 ..= infinity` where no input
-/// has a negative value, unbounded where one has. Problem statements rarely allow
-/// negative numbers, and when they do, their examples usually show one.
+/// has a negative value, unbounded where one has. It assumes that a problem allowing
+/// negative numbers shows one in its examples (in 19 of Codeflaws' 349 subjects a train
+/// test has one; in 114 of IntroClass' 263).
 pub fn nonnegative_ranges<'a>(
     arity: usize,
     inputs: impl Iterator<Item = &'a [Num]> + Clone,
