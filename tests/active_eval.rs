@@ -3,7 +3,7 @@
 mod active_support;
 
 use active_support::NearestLearner;
-use fixloop::active::eval::{aggregate, run_seed, EvalConfig, Prepared};
+use fixloop::active::eval::{aggregate, run_seed, EvalConfig, InputRanges, Prepared};
 use fixloop::active::observe::TIMEOUT_CODE;
 use fixloop::active::program::ProgramRunner;
 use fixloop::active::{FuzzFuel, Num, Runner, Status};
@@ -80,13 +80,14 @@ fn real_learner_replays_labels_formulas_and_metrics() {
 }
 
 /// A subject reading one `long n` and printing `s`: `body` computes `s`, and the buggy
-/// program then runs `bug`; train inputs 3 and 40, one held-out input.
+/// program then runs `bug`; two train tests and one held-out test, each an (input,
+/// output) pair.
 fn one_number_subject(
     id: &str,
     body: &str,
     bug: &str,
-    outputs: [&str; 2],
-    heldout: [&str; 2],
+    train: [(&str, &str); 2],
+    heldout: (&str, &str),
 ) -> Subject {
     let program = |bug: &str| {
         format!(
@@ -98,9 +99,9 @@ fn one_number_subject(
         "buggy": program(bug),
         "golden": program(""),
         "tests": {
-            "train": [{"input": "3\n", "output": outputs[0], "name": "t1"},
-                      {"input": "40\n", "output": outputs[1], "name": "t2"}],
-            "heldout": [{"input": heldout[0], "output": heldout[1], "name": "h1"}]
+            "train": [{"input": train[0].0, "output": train[0].1, "name": "t1"},
+                      {"input": train[1].0, "output": train[1].1, "name": "t2"}],
+            "heldout": [{"input": heldout.0, "output": heldout.1, "name": "h1"}]
         }
     });
     Subject::from_json(&json.to_string()).expect("subject parses")
@@ -112,8 +113,8 @@ fn looping_subject() -> Subject {
         "looping",
         "for (i = 0; i < n; i++) s += i;",
         "if (n == 3) s++;",
-        ["3\n", "780\n"],
-        ["5\n", "10\n"],
+        [("3\n", "3\n"), ("40\n", "780\n")],
+        ("5\n", "10\n"),
     )
 }
 
@@ -183,33 +184,57 @@ fn a_runaway_fuzzed_input_stops_at_the_fuzz_fuel_as_a_timeout() {
     assert_eq!(obs.value, Num::Int(TIMEOUT_CODE));
 }
 
-/// The answer is wrong for n = 3 and for every negative n; the train tests are
-/// non-negative.
-fn negative_bug_subject() -> Subject {
+/// The answer is wrong for n = 3 and for every `n < below`; train inputs 3 and
+/// `example`.
+fn negative_bug_subject(below: i64, example: i64) -> Subject {
+    let train_input = format!("{example}\n");
+    let train_output = format!("{}\n", example * 2);
     one_number_subject(
         "negative",
         "s = n * 2;",
-        "if (n == 3 || n < 0) s++;",
-        ["6\n", "80\n"],
-        ["-5\n", "-10\n"],
+        &format!("if (n == 3 || n < {below}) s++;"),
+        [("3\n", "6\n"), (&train_input, &train_output)],
+        ("-5\n", "-10\n"),
     )
 }
 
-#[test]
-fn ranges_from_train_keep_fuzzed_inputs_out_of_negative_numbers() {
-    let s = negative_bug_subject();
-    let generated_failing = |ranges_from_train: bool| {
-        let config = EvalConfig {
-            label_budgets: vec![10],
-            ranges_from_train,
-            ..EvalConfig::default()
-        };
-        let p = Prepared::new(&s, &config).expect("subject prepares");
-        let rows = p.run(&config, 0, run_seed(3, &s.id, 0), NearestLearner::default);
-        rows[0].generated_failing
+/// Failing inputs the fuzzer generates in one run on `s` with `input_ranges`.
+fn generated_failing(s: &Subject, input_ranges: InputRanges) -> usize {
+    let config = EvalConfig {
+        label_budgets: vec![10],
+        input_ranges,
+        ..EvalConfig::default()
     };
-    // Unbounded, the fuzzer reaches negative inputs (Dec, Small, Boundary) and so the
-    // failing ones; kept non-negative, the only failing input is the initial one.
-    assert!(generated_failing(false) > 0);
-    assert_eq!(generated_failing(true), 0);
+    let p = Prepared::new(s, &config).expect("subject prepares");
+    let rows = p.run(&config, 0, run_seed(3, &s.id, 0), NearestLearner::default);
+    rows[0].generated_failing
+}
+
+#[test]
+fn input_ranges_keep_fuzzed_inputs_out_of_negative_numbers() {
+    // Train tests 3 and 40, both non-negative. Unbounded, the fuzzer reaches negative
+    // inputs (Dec, Small, Boundary) and so the failing ones; kept non-negative, the only
+    // failing input is the initial one.
+    let s = negative_bug_subject(0, 40);
+    assert!(generated_failing(&s, InputRanges::Unbounded) > 0);
+    assert_eq!(
+        generated_failing(&s, InputRanges::NonNegativeWhereTrainIs),
+        0
+    );
+    assert_eq!(
+        generated_failing(&s, InputRanges::NonNegativeWhereFailingTestIs),
+        0
+    );
+}
+
+#[test]
+fn a_negative_train_example_leaves_the_position_unbounded_only_for_train_ranges() {
+    // The second train test is -40: the examples allow negative numbers, the initial
+    // failing test (3) does not show one. Inputs below -100 fail.
+    let s = negative_bug_subject(-100, -40);
+    assert!(generated_failing(&s, InputRanges::NonNegativeWhereTrainIs) > 0);
+    assert_eq!(
+        generated_failing(&s, InputRanges::NonNegativeWhereFailingTestIs),
+        0
+    );
 }

@@ -31,11 +31,24 @@ pub struct EvalConfig {
     /// (Learn2fix's behaviour); by default such questions are skipped. See
     /// [`ReferenceLabeller::answering_undefined`].
     pub label_undefined: bool,
-    /// The fuzzer keeps an input position non-negative when no train test has a negative
-    /// value there ([`nonnegative_ranges`]): a stand-in for the constraints of the problem
-    /// statement, which a person gives the loop as ranges. Default false (Learn2fix's
-    /// fuzzer, unbounded).
-    pub ranges_from_train: bool,
+    /// Per-position ranges of the loop's fuzzer: a stand-in for the constraints of the
+    /// problem statement, which a person gives the loop as ranges. Default unbounded
+    /// (Learn2fix's fuzzer).
+    pub input_ranges: InputRanges,
+}
+
+/// Where the fuzzer's input ranges come from in an evaluation run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InputRanges {
+    /// Every position unbounded, as in Learn2fix.
+    #[default]
+    Unbounded,
+    /// A position is kept non-negative when no train test (the problem statement's
+    /// examples) has a negative value there ([`nonnegative_ranges`]).
+    NonNegativeWhereTrainIs,
+    /// A position is kept non-negative when the run's initial failing test has a
+    /// non-negative value there: the loop's own input only, nothing else of the subject.
+    NonNegativeWhereFailingTestIs,
 }
 
 impl Default for EvalConfig {
@@ -46,7 +59,7 @@ impl Default for EvalConfig {
             limits: Limits::default(),
             fuzz_fuel: FuzzFuel::default(),
             label_undefined: false,
-            ranges_from_train: false,
+            input_ranges: InputRanges::Unbounded,
         }
     }
 }
@@ -191,7 +204,7 @@ pub struct Prepared {
     /// Steps of the slowest train run (buggy or golden).
     slowest_train_steps: u64,
     /// Per input position: non-negative where every train test is (see
-    /// [`EvalConfig::ranges_from_train`]).
+    /// [`InputRanges::NonNegativeWhereTrainIs`]).
     train_ranges: Vec<Option<Range>>,
 }
 
@@ -321,8 +334,13 @@ impl Prepared {
             label_budget: max_budget,
             ..config.active.clone()
         };
-        if config.ranges_from_train {
-            active.fuzz.ranges = self.train_ranges.clone();
+        match config.input_ranges {
+            InputRanges::Unbounded => {}
+            InputRanges::NonNegativeWhereTrainIs => active.fuzz.ranges = self.train_ranges.clone(),
+            InputRanges::NonNegativeWhereFailingTestIs => {
+                active.fuzz.ranges =
+                    nonnegative_ranges(start.len(), std::iter::once(start.as_slice()))
+            }
         }
         let mut labeller = ReferenceLabeller::new(self.fuzz_golden.clone())
             .answering_undefined(config.label_undefined)

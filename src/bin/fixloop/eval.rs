@@ -1,7 +1,9 @@
 //! `fixloop eval`: Learn2fix's oracle evaluation over a corpus, the golden program as labeller, with the paper's metrics.
 
 use clap::Args;
-use fixloop::active::eval::{aggregate, run_seed, EvalConfig, Prepared, RunMetrics, SkipReason};
+use fixloop::active::eval::{
+    aggregate, run_seed, EvalConfig, InputRanges, Prepared, RunMetrics, SkipReason,
+};
 use fixloop::active::formula::FormulaOracle;
 use fixloop::active::{ActiveConfig, FuzzConfig, FuzzFuel};
 use fixloop::corpus::Subject;
@@ -66,8 +68,13 @@ pub struct EvalArgs {
     /// train tests (the problem statement's examples) has a negative value there, as a
     /// person would by giving ranges; by default inputs are unbounded, as in Learn2fix.
     /// The oracle evaluation only (not `--repair --tests labels`).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "ranges_from_failing")]
     pub ranges_from_train: bool,
+    /// Fuzzer of the loop: keep an input position non-negative when the run's initial
+    /// failing test has a non-negative value there (the loop's own input, nothing else of
+    /// the subject). The oracle evaluation only.
+    #[arg(long)]
+    pub ranges_from_failing: bool,
     /// Learner budget: SAT conflicts of all learn calls of a run together (0: no cap,
     /// only the learner's per-learn-call limit).
     #[arg(long, default_value_t = ActiveConfig::default().max_conflicts.unwrap_or(0))]
@@ -479,7 +486,13 @@ pub fn run(args: EvalArgs) -> ExitCode {
             cap: args.fuel,
         },
         label_undefined: args.label_undefined,
-        ranges_from_train: args.ranges_from_train,
+        input_ranges: if args.ranges_from_failing {
+            InputRanges::NonNegativeWhereFailingTestIs
+        } else if args.ranges_from_train {
+            InputRanges::NonNegativeWhereTrainIs
+        } else {
+            InputRanges::Unbounded
+        },
     };
     let learn = LearnConfig {
         max_literals: args.max_literals,
@@ -557,6 +570,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
             "label_undefined": args.label_undefined,
             "single_position_share": args.single_position_share,
             "ranges_from_train": args.ranges_from_train,
+            "ranges_from_failing": args.ranges_from_failing,
             "threads": threads,
             "time_s": elapsed,
             "cpu_s": cpu_total,
