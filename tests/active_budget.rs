@@ -2,8 +2,8 @@
 
 use fixloop::active::formula::FormulaOracle;
 use fixloop::active::{
-    ActiveConfig, ActiveLoop, BugOracle, Label, Num, Observation, OutputEncoder, Query, Report,
-    Status, StopReason,
+    ActiveConfig, ActiveLoop, BugOracle, FuzzConfig, FuzzProfile, Label, Num, Observation,
+    OutputEncoder, Query, Report, Status, StopReason,
 };
 use fixloop::oracle::{LearnConfig, Learner, StopReason as LearnStop, Value};
 
@@ -54,10 +54,15 @@ fn hard() -> LearnConfig {
 }
 
 fn run(max_conflicts: Option<u64>) -> Report {
+    // Learn2fix's fuzzer: its wide mutants make the parity labels hard to learn.
     let config = ActiveConfig {
         label_budget: 30,
         max_generated: 400,
         max_conflicts,
+        fuzz: FuzzConfig {
+            profile: FuzzProfile::Classic,
+            ..FuzzConfig::default()
+        },
         ..ActiveConfig::default()
     };
     let start = [Num::Int(-1), Num::Int(2), Num::Int(3)];

@@ -1,7 +1,8 @@
-//! Properties of the Learn2fix fuzzer: shape, kinds, ranges, deduplication, replay.
+//! Properties of the fuzzer (the neighbourhood default and Learn2fix's classic profile): shape, kinds, ranges, deduplication, replay, where mutants land.
 
-use fixloop::active::fuzz::{FuzzConfig, FuzzStop, Fuzzer, Kind, Range};
+use fixloop::active::fuzz::{FuzzConfig, FuzzProfile, FuzzStop, Fuzzer, Kind, Range};
 use fixloop::active::Num;
+use fixloop::lang::inputs::program_inputs;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -47,12 +48,23 @@ proptest! {
     }
 
     #[test]
-    fn ranges_are_honoured(a in -50i64..50, b in 0.0f64..5.0, seed in any::<u64>(), share in prop_oneof![Just(0.0), Just(0.5), Just(1.0)]) {
+    fn classic_mutants_keep_length_and_kinds_and_are_new(template in prop::collection::vec(num(), 1..6), seed in any::<u64>()) {
+        let out = run(&template, classic(), seed, 200);
+        let mut seen = HashSet::new();
+        seen.insert(format!("{template:?}"));
+        for m in &out {
+            prop_assert_eq!(m.len(), template.len());
+            prop_assert!(seen.insert(format!("{m:?}")), "duplicate {:?}", m);
+        }
+    }
+
+    #[test]
+    fn ranges_are_honoured(a in -50i64..50, b in 0.0f64..5.0, seed in any::<u64>(), share in prop_oneof![Just(0.0), Just(0.5), Just(1.0)], profile in prop_oneof![Just(FuzzProfile::Neighbourhood), Just(FuzzProfile::Classic)]) {
         // A position the mutant would keep but whose seed value is out of range is drawn
         // again too.
         let template = [Num::Int(a), Num::Float(b)];
         let ranges = vec![Some(Range { min: -3.0, max: 7.0 }), Some(Range { min: 0.5, max: 2.5 })];
-        let config = FuzzConfig { ranges: ranges.clone(), single_position_share: share, ..FuzzConfig::default() };
+        let config = FuzzConfig { ranges: ranges.clone(), single_position_share: share, profile, ..FuzzConfig::default() };
         let out = run(&template, config, seed, 50);
         prop_assert!(!out.is_empty());
         for m in &out {
@@ -63,13 +75,13 @@ proptest! {
 
     #[test]
     fn single_position_mutants_change_exactly_one_position(template in prop::collection::vec(any::<i64>().prop_map(Num::Int), 2..6), seed in any::<u64>()) {
-        let only = FuzzConfig { single_position_share: 1.0, ..FuzzConfig::default() };
+        let only = FuzzConfig { single_position_share: 1.0, ..classic() };
         for m in run(&template, only, seed, 40) {
             let changed = m.iter().zip(&template).filter(|(a, b)| a != b).count();
             prop_assert_eq!(changed, 1, "{:?} from {:?}", m, template);
         }
-        // Learn2fix's fuzzer (the default) changes several positions of most mutants.
-        let every = run(&template, FuzzConfig::default(), seed, 40);
+        // Learn2fix's fuzzer changes several positions of most mutants.
+        let every = run(&template, classic(), seed, 40);
         let several = every.iter().filter(|m| m.iter().zip(&template).filter(|(a, b)| a != b).count() > 1).count();
         prop_assert!(several * 2 > every.len(), "{} of {}", several, every.len());
     }
@@ -80,6 +92,86 @@ proptest! {
         let b = run(&template, FuzzConfig::default(), seed, 50);
         prop_assert_eq!(format!("{a:?}"), format!("{b:?}"));
     }
+}
+
+fn classic() -> FuzzConfig {
+    FuzzConfig {
+        profile: FuzzProfile::Classic,
+        ..FuzzConfig::default()
+    }
+}
+
+fn ints(v: &[i64]) -> Vec<Num> {
+    v.iter().map(|&i| Num::Int(i)).collect()
+}
+
+#[test]
+fn neighbourhood_mutants_are_single_steps_of_the_failing_input() {
+    // The issue's example: from `47 50` come questions such as `47 49`, `46 50`, `47 51`,
+    // `94 50`.
+    let template = ints(&[47, 50]);
+    let out = run(&template, FuzzConfig::default(), 1, 200);
+    for expected in [[47, 49], [46, 50], [47, 51], [94, 50]] {
+        assert!(
+            out.contains(&ints(&expected)),
+            "{expected:?} not among {out:?}"
+        );
+    }
+    // At first (before the single steps are used up) most change one position.
+    let one = out[..40]
+        .iter()
+        .filter(|m| m.iter().zip(&template).filter(|(a, b)| a != b).count() == 1)
+        .count();
+    assert!(one * 2 >= 40, "{one} of 40");
+}
+
+#[test]
+fn neighbourhood_mutants_keep_magnitude_and_sign() {
+    // A failing input of -623563697: most mutants are negative numbers of that size.
+    let out = run(&ints(&[-623_563_697]), FuzzConfig::default(), 3, 200);
+    let like = out
+        .iter()
+        .filter(|m| matches!(m[0], Num::Int(x) if (-1_300_000_000..=-300_000_000).contains(&x)))
+        .count();
+    assert!(
+        like * 10 >= out.len() * 6,
+        "{like} of {}: {out:?}",
+        out.len()
+    );
+    // The classic fuzzer strays further (x10, /10, small values).
+    let classic_like = run(&ints(&[-623_563_697]), classic(), 3, 200)
+        .iter()
+        .filter(|m| matches!(m[0], Num::Int(x) if (-1_300_000_000..=-300_000_000).contains(&x)))
+        .count();
+    assert!(classic_like < like, "{classic_like} vs {like}");
+}
+
+#[test]
+fn neighbourhood_mutants_use_type_limits_and_program_constants() {
+    let src =
+        "#include <stdio.h>\nint main(void) { long long n; int k; scanf(\"%lld %d\", &n, &k);\n\
+               if (n > 4000 && k != 77) printf(\"x\\n\"); return 0; }";
+    let program = fixloop::lang::compile(src).expect("compiles");
+    let config = FuzzConfig {
+        program: program_inputs(src, program.shape()),
+        ..FuzzConfig::default()
+    };
+    let out = run(&ints(&[5, 5]), config, 2, 400);
+    let has = |pos: usize, v: i64| out.iter().any(|m| m[pos] == Num::Int(v));
+    assert!(
+        has(0, i64::MAX) && has(0, i64::MIN),
+        "long long limits for n"
+    );
+    assert!(
+        has(1, i32::MAX as i64) && has(1, i32::MIN as i64),
+        "int limits for k"
+    );
+    assert!(!has(1, i64::MAX), "no long long limit for an int");
+    assert!(
+        has(0, 4000) || has(0, 4001) || has(0, 3999),
+        "a constant near 4000"
+    );
+    assert!(has(1, 77) || has(1, 76) || has(1, 78), "a constant near 77");
 }
 
 #[test]

@@ -1,6 +1,7 @@
-//! Learn2fix's mutational fuzzer: new inputs of the same shape from failing seeds by stacked per-position operators.
+//! The mutational fuzzer: new inputs of the same shape around the seeds - small and large steps, sign flips, type limits and the program's own constants - or Learn2fix's stacked operators.
 
 use super::num::{key, Num, NumKey};
+use crate::lang::inputs::{InputType, ProgramInputs};
 use rand::rngs::StdRng;
 use rand::RngExt;
 use std::collections::HashSet;
@@ -44,7 +45,77 @@ impl Range {
     }
 }
 
-/// One per-position mutation operator (Learn2fix's list).
+/// How mutants are made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FuzzProfile {
+    /// Around the seed (the default): one position, several, or all of them get one
+    /// [`Step`] each (sometimes the same step for all, sometimes two stacked), so most
+    /// mutants are neighbours of the seed of its magnitude and sign - `47 50` gives `47 49`,
+    /// `46 50`, `94 50` - with now and then a sign flip, a type limit or one of the
+    /// program's constants.
+    #[default]
+    Neighbourhood,
+    /// Learn2fix's operators ([`Op`]) stacked on every position (the fuzzer of sessions
+    /// made before the neighbourhood fuzzer; their replays keep it).
+    Classic,
+}
+
+/// One per-position mutation step of the [`FuzzProfile::Neighbourhood`] fuzzer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Add `n` (1, 2 or 10).
+    Add(i64),
+    /// Subtract `n` (1, 2 or 10).
+    Sub(i64),
+    /// Add 1 to 5 percent of the magnitude (at least 1).
+    PercentUp,
+    /// Subtract 1 to 5 percent of the magnitude (at least 1).
+    PercentDown,
+    /// A random value within a tenth of the magnitude (at least 10) either side.
+    Near,
+    /// Multiply by 2.
+    Double,
+    /// Divide by 2 (truncating for integers).
+    Halve,
+    /// Flip the sign.
+    Negate,
+    /// 0.
+    Zero,
+    /// 1.
+    One,
+    /// The smallest value of the position's type.
+    TypeMin,
+    /// The largest value of the position's type.
+    TypeMax,
+    /// One of the program's constants, or a neighbour (`c - 1`, `c`, `c + 1`).
+    ProgramConstant,
+    /// The value of another input position (ties between inputs).
+    OtherPosition,
+}
+
+/// The neighbourhood steps with their weights: small steps most often.
+pub const STEPS: [(Step, u32); 18] = [
+    (Step::Add(1), 4),
+    (Step::Sub(1), 4),
+    (Step::Add(2), 2),
+    (Step::Sub(2), 2),
+    (Step::Add(10), 2),
+    (Step::Sub(10), 2),
+    (Step::PercentUp, 2),
+    (Step::PercentDown, 2),
+    (Step::Near, 2),
+    (Step::Double, 2),
+    (Step::Halve, 2),
+    (Step::Negate, 2),
+    (Step::Zero, 1),
+    (Step::One, 1),
+    (Step::TypeMin, 1),
+    (Step::TypeMax, 1),
+    (Step::ProgramConstant, 3),
+    (Step::OtherPosition, 2),
+];
+
+/// One per-position mutation operator (Learn2fix's list, [`FuzzProfile::Classic`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {
     /// Keep the value.
@@ -112,7 +183,14 @@ pub struct FuzzConfig {
     /// mutate every position. Default 0, Learn2fix's fuzzer: measured at 0.25 and 0.5 on
     /// Codeflaws it moved single subjects both ways and the median accuracy by less than
     /// run-to-run noise (docs/results-oracle.md), so replays and links stay as they were.
+    /// [`FuzzProfile::Classic`] only (the neighbourhood fuzzer chooses positions itself).
     pub single_position_share: f64,
+    /// How mutants are made. Default [`FuzzProfile::Neighbourhood`].
+    pub profile: FuzzProfile,
+    /// What the program reads (each position's type for its limits) and its constants,
+    /// for [`FuzzProfile::Neighbourhood`]. Default: nothing known (`int` limits, no
+    /// constants).
+    pub program: ProgramInputs,
 }
 
 impl Default for FuzzConfig {
@@ -122,6 +200,8 @@ impl Default for FuzzConfig {
             ranges: Vec::new(),
             max_attempts: 1000,
             single_position_share: 0.0,
+            profile: FuzzProfile::default(),
+            program: ProgramInputs::default(),
         }
     }
 }
@@ -185,10 +265,146 @@ impl Fuzzer {
         self.seen.len()
     }
 
-    /// One mutant of `seed` (not deduplicated): every position (in a share of mutants,
-    /// [`FuzzConfig::single_position_share`], one position) gets a stack of `1..=k`
-    /// operators, keeps its kind and stays in its range.
+    /// One mutant of `seed` (not deduplicated) by the configured [`FuzzProfile`]; every
+    /// position keeps its kind and stays in its range.
     pub fn mutate(&self, seed: &[Num], rng: &mut StdRng) -> Vec<Num> {
+        match self.config.profile {
+            FuzzProfile::Neighbourhood => self.neighbour(seed, rng),
+            FuzzProfile::Classic => self.mutate_classic(seed, rng),
+        }
+    }
+
+    /// [`FuzzProfile::Neighbourhood`]: half the mutants change one position, a quarter a
+    /// random subset, a quarter all of them; a mutant of several positions applies one
+    /// step to all of them in half the cases (`2 2 2` to `3 3 3`); a changed position gets
+    /// a second step in a quarter of the cases.
+    fn neighbour(&self, seed: &[Num], rng: &mut StdRng) -> Vec<Num> {
+        let n = self.kinds.len();
+        let start: Vec<Num> = self
+            .kinds
+            .iter()
+            .enumerate()
+            .map(|(i, &kind)| coerce(seed.get(i).copied().unwrap_or(Num::Int(0)), kind))
+            .collect();
+        let chosen: Vec<bool> = match (n, rng.random_range(0..4u32)) {
+            (0, _) => Vec::new(),
+            (1, _) | (_, 0 | 1) => {
+                let only = rng.random_range(0..n);
+                (0..n).map(|i| i == only).collect()
+            }
+            (_, 2) => {
+                let mut subset: Vec<bool> = (0..n).map(|_| rng.random_bool(0.5)).collect();
+                if !subset.contains(&true) {
+                    subset[rng.random_range(0..n)] = true;
+                }
+                subset
+            }
+            _ => vec![true; n],
+        };
+        let several = chosen.iter().filter(|&&c| c).count() > 1;
+        let shared = (several && rng.random_bool(0.5)).then(|| draw_step(rng));
+        (0..n)
+            .map(|i| {
+                let range = self.config.ranges.get(i).copied().flatten();
+                let fits = range.is_none_or(|r| r.contains(&start[i]));
+                if !chosen[i] && fits {
+                    return start[i];
+                }
+                let kind = self.kinds[i];
+                for _ in 0..8 {
+                    let first = shared.unwrap_or_else(|| draw_step(rng));
+                    let mut v = self.step(first, i, &start, rng);
+                    if rng.random_bool(0.25) {
+                        let second = draw_step(rng);
+                        let mut stacked = start.clone();
+                        stacked[i] = v;
+                        v = self.step(second, i, &stacked, rng);
+                    }
+                    if range.is_none_or(|r| r.contains(&v)) && v != start[i] {
+                        return v;
+                    }
+                }
+                match range {
+                    Some(r) => uniform_in(r, kind, rng),
+                    None => start[i],
+                }
+            })
+            .collect()
+    }
+
+    /// One neighbourhood step on position `i` of `values` (the others as they are).
+    fn step(&self, step: Step, i: usize, values: &[Num], rng: &mut StdRng) -> Num {
+        let slot = self.config.program.slot(i).map(|s| s.ty);
+        let constants = &self.config.program.constants;
+        let other = (values.len() > 1).then(|| {
+            let j = rng.random_range(0..values.len() - 1);
+            values[if j >= i { j + 1 } else { j }]
+        });
+        let constant = (!constants.is_empty()).then(|| {
+            let c = constants[rng.random_range(0..constants.len())];
+            c.saturating_add(rng.random_range(-1..=1))
+        });
+        let percent = rng.random_range(1..=5i64);
+        match values[i] {
+            Num::Int(x) => {
+                let (min, max) = slot
+                    .and_then(InputType::int_limits)
+                    .unwrap_or((i32::MIN as i64, i32::MAX as i64));
+                let part = (x.unsigned_abs() as i128 * percent as i128 / 100).max(1) as i64;
+                Num::Int(match step {
+                    Step::Add(d) => x.saturating_add(d),
+                    Step::Sub(d) => x.saturating_sub(d),
+                    Step::PercentUp => x.saturating_add(part),
+                    Step::PercentDown => x.saturating_sub(part),
+                    Step::Near => {
+                        let d = (x.unsigned_abs() / 10).clamp(10, i64::MAX as u64 / 2) as i64;
+                        x.saturating_add(rng.random_range(-d..=d))
+                    }
+                    Step::Double => x.saturating_mul(2),
+                    Step::Halve => x / 2,
+                    Step::Negate => x.saturating_neg(),
+                    Step::Zero => 0,
+                    Step::One => 1,
+                    Step::TypeMin => min,
+                    Step::TypeMax => max,
+                    Step::ProgramConstant => constant.unwrap_or(x),
+                    Step::OtherPosition => match other {
+                        Some(Num::Int(y)) => y,
+                        Some(Num::Float(y)) => y as i64,
+                        None => x,
+                    },
+                })
+            }
+            Num::Float(x) => {
+                let part = (x.abs() * percent as f64 / 100.0).max(0.01);
+                let y = match step {
+                    Step::Add(d) => x + d as f64,
+                    Step::Sub(d) => x - d as f64,
+                    Step::PercentUp => round2(x + part),
+                    Step::PercentDown => round2(x - part),
+                    Step::Near => {
+                        let d = (x.abs() / 10.0).max(10.0);
+                        round2(x + rng.random_range(-d..=d))
+                    }
+                    Step::Double => x * 2.0,
+                    Step::Halve => x / 2.0,
+                    Step::Negate => -x,
+                    Step::Zero => 0.0,
+                    Step::One => 1.0,
+                    Step::TypeMin => -1e9,
+                    Step::TypeMax => 1e9,
+                    Step::ProgramConstant => constant.map_or(x, |c| c as f64),
+                    Step::OtherPosition => other.map_or(x, |o| o.as_f64()),
+                };
+                Num::Float(if y.is_finite() { y } else { x })
+            }
+        }
+    }
+
+    /// [`FuzzProfile::Classic`]: every position (in a share of mutants,
+    /// [`FuzzConfig::single_position_share`], one position) gets a stack of `1..=k`
+    /// operators.
+    fn mutate_classic(&self, seed: &[Num], rng: &mut StdRng) -> Vec<Num> {
         let share = self.config.single_position_share.clamp(0.0, 1.0);
         let only = (self.kinds.len() > 1 && share > 0.0 && rng.random_bool(share))
             .then(|| rng.random_range(0..self.kinds.len()));
@@ -206,22 +422,50 @@ impl Fuzzer {
             .collect()
     }
 
-    /// A new input: a mutant of a seed drawn uniformly from `seeds`, never seen before
-    /// (it is then marked seen).
+    /// A new input: a mutant of a seed drawn uniformly from `seeds` (for the
+    /// neighbourhood fuzzer, after repeats, of a repeated mutant), never seen before (it
+    /// is then marked seen).
     pub fn next(&mut self, seeds: &[&[Num]], rng: &mut StdRng) -> Result<Vec<Num>, FuzzStop> {
         if seeds.is_empty() {
             return Err(FuzzStop::NoSeed);
         }
-        for _ in 0..self.config.max_attempts {
-            let seed = seeds[rng.random_range(0..seeds.len())];
-            let mutant = self.mutate(seed, rng);
+        // After 16 repeats in a row the neighbourhood fuzzer walks on from a repeated
+        // mutant (up to 8 steps from a seed), so when the seeds' near neighbours are used
+        // up it reaches further out.
+        let walk = self.config.profile == FuzzProfile::Neighbourhood;
+        let mut last: Option<Vec<Num>> = None;
+        for attempt in 0..self.config.max_attempts {
+            let mutant = match last
+                .take()
+                .filter(|_| walk && attempt >= 16 && attempt % 8 != 0)
+            {
+                Some(from) => self.mutate(&from, rng),
+                None => {
+                    let seed = seeds[rng.random_range(0..seeds.len())];
+                    self.mutate(seed, rng)
+                }
+            };
             let k: Vec<NumKey> = mutant.iter().map(key).collect();
             if self.seen.insert(k) {
                 return Ok(mutant);
             }
+            last = Some(mutant);
         }
         Err(FuzzStop::Exhausted(self.config.max_attempts))
     }
+}
+
+/// A neighbourhood step drawn by its weight in [`STEPS`].
+fn draw_step(rng: &mut StdRng) -> Step {
+    let total: u32 = STEPS.iter().map(|s| s.1).sum();
+    let mut at = rng.random_range(0..total);
+    for &(step, weight) in &STEPS {
+        if at < weight {
+            return step;
+        }
+        at -= weight;
+    }
+    STEPS[0].0
 }
 
 /// `n` as a value of `kind` (a float seed at an integer position is truncated).

@@ -23,7 +23,7 @@ pub mod run_cache;
 pub mod session;
 
 pub use fuel::FuzzFuel;
-pub use fuzz::{FuzzConfig, FuzzStop, Fuzzer, Range};
+pub use fuzz::{FuzzConfig, FuzzProfile, FuzzStop, Fuzzer, Range};
 pub use learner::{BugOracle, Example, LearnStatus};
 pub use num::Num;
 pub use observe::{Observation, OutputEncoder, Runner, Status};
