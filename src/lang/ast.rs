@@ -824,17 +824,62 @@ impl Expr {
     /// (for tests and debugging: makes the parse tree visible).
     pub fn to_full_parens(&self) -> String {
         let mut s = String::new();
-        write_expr(&mut s, self, 0, true);
+        write_expr(&mut s, self, 0, Style::FULL);
         s
     }
 }
 
-/// Prints `e` (at least binding `min_prec`) into `out`; `full` parenthesises everything.
-fn write_expr(out: &mut String, e: &Expr, min_prec: u8, full: bool) {
+/// How expressions are printed: minimal or full parentheses, and optionally some
+/// subexpressions as given text (a patch keeps the user's own text where it is unchanged).
+#[derive(Clone, Copy)]
+struct Style<'a> {
+    full: bool,
+    verbatim: Option<&'a Verbatim<'a>>,
+}
+
+/// Gives the text to print for a subexpression, or `None` to print it as usual.
+type Verbatim<'a> = dyn Fn(&Expr) -> Option<String> + 'a;
+
+impl Style<'_> {
+    const PLAIN: Style<'static> = Style {
+        full: false,
+        verbatim: None,
+    };
+    const FULL: Style<'static> = Style {
+        full: true,
+        verbatim: None,
+    };
+}
+
+/// Prints `e` with minimal parentheses, a subexpression for which `verbatim` gives a
+/// text as that text (parenthesised where its place needs it).
+pub fn print_expr_with(e: &Expr, verbatim: &dyn Fn(&Expr) -> Option<String>) -> String {
+    let mut s = String::new();
+    write_expr(
+        &mut s,
+        e,
+        0,
+        Style {
+            full: false,
+            verbatim: Some(verbatim),
+        },
+    );
+    s
+}
+
+/// Prints `e` (at least binding `min_prec`) into `out` in `style`.
+fn write_expr(out: &mut String, e: &Expr, min_prec: u8, style: Style) {
     let prec = e.precedence();
-    let paren = prec < min_prec || (full && prec < PREC_PRIMARY && min_prec > 0);
+    let paren = prec < min_prec || (style.full && prec < PREC_PRIMARY && min_prec > 0);
     if paren {
         out.push('(');
+    }
+    if let Some(text) = style.verbatim.and_then(|v| v(e)) {
+        out.push_str(&text);
+        if paren {
+            out.push(')');
+        }
+        return;
     }
     match &e.kind {
         ExprKind::IntLit { value, ty } => {
@@ -866,7 +911,7 @@ fn write_expr(out: &mut String, e: &Expr, min_prec: u8, full: bool) {
         ExprKind::Ident(name) => out.push_str(name),
         ExprKind::Unary { op, operand } => {
             if op.is_postfix() {
-                write_expr(out, operand, PREC_POSTFIX, full);
+                write_expr(out, operand, PREC_POSTFIX, style);
                 out.push_str(op.symbol());
             } else {
                 out.push_str(op.symbol());
@@ -878,7 +923,7 @@ fn write_expr(out: &mut String, e: &Expr, min_prec: u8, full: bool) {
                 } else {
                     PREC_UNARY
                 };
-                write_expr(&mut inner, operand, min, full);
+                write_expr(&mut inner, operand, min, style);
                 // Avoid `- -x` becoming `--x` and `& &x` becoming `&&x`.
                 let last = op.symbol().chars().last();
                 if matches!(last, Some('-' | '+' | '&')) && inner.starts_with(last.unwrap_or(' ')) {
@@ -889,38 +934,38 @@ fn write_expr(out: &mut String, e: &Expr, min_prec: u8, full: bool) {
         }
         ExprKind::Binary { op, lhs, rhs } => {
             let p = op.precedence();
-            write_expr(out, lhs, p, full);
+            write_expr(out, lhs, p, style);
             out.push(' ');
             out.push_str(op.symbol());
             out.push(' ');
-            write_expr(out, rhs, p + 1, full);
+            write_expr(out, rhs, p + 1, style);
         }
         ExprKind::Assign { op, lhs, rhs } => {
-            write_expr(out, lhs, PREC_UNARY, full);
+            write_expr(out, lhs, PREC_UNARY, style);
             out.push(' ');
             if let Some(op) = op {
                 out.push_str(op.symbol());
             }
             out.push_str("= ");
-            write_expr(out, rhs, PREC_ASSIGN, full);
+            write_expr(out, rhs, PREC_ASSIGN, style);
         }
         ExprKind::Conditional { cond, then, els } => {
-            write_expr(out, cond, PREC_COND + 1, full);
+            write_expr(out, cond, PREC_COND + 1, style);
             out.push_str(" ? ");
-            write_expr(out, then, PREC_COMMA, full);
+            write_expr(out, then, PREC_COMMA, style);
             out.push_str(" : ");
-            write_expr(out, els, PREC_COND, full);
+            write_expr(out, els, PREC_COND, style);
         }
         ExprKind::Comma { lhs, rhs } => {
-            write_expr(out, lhs, PREC_COMMA, full);
+            write_expr(out, lhs, PREC_COMMA, style);
             out.push_str(", ");
-            write_expr(out, rhs, PREC_ASSIGN, full);
+            write_expr(out, rhs, PREC_ASSIGN, style);
         }
         ExprKind::Cast { ty, expr } => {
             out.push('(');
             out.push_str(&type_to_c(ty, ""));
             out.push(')');
-            write_expr(out, expr, PREC_UNARY, full);
+            write_expr(out, expr, PREC_UNARY, style);
         }
         ExprKind::SizeofType(ty) => {
             out.push_str("sizeof(");
@@ -935,7 +980,7 @@ fn write_expr(out: &mut String, e: &Expr, min_prec: u8, full: bool) {
             } else {
                 PREC_UNARY
             };
-            write_expr(out, inner, min, full);
+            write_expr(out, inner, min, style);
         }
         ExprKind::Call { callee, args, .. } => {
             out.push_str(callee);
@@ -944,14 +989,14 @@ fn write_expr(out: &mut String, e: &Expr, min_prec: u8, full: bool) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_expr(out, a, PREC_ASSIGN, full);
+                write_expr(out, a, PREC_ASSIGN, style);
             }
             out.push(')');
         }
         ExprKind::Index { base, index } => {
-            write_expr(out, base, PREC_POSTFIX, full);
+            write_expr(out, base, PREC_POSTFIX, style);
             out.push('[');
-            write_expr(out, index, 0, full);
+            write_expr(out, index, 0, style);
             out.push(']');
         }
     }
@@ -1019,7 +1064,7 @@ pub fn declarator_to_c(ty: &Type, inner: String) -> (ScalarType, String) {
                 .as_ref()
                 .map(|e| {
                     let mut t = String::new();
-                    write_expr(&mut t, e, PREC_ASSIGN, false);
+                    write_expr(&mut t, e, PREC_ASSIGN, Style::PLAIN);
                     t
                 })
                 .unwrap_or_default();
@@ -1060,7 +1105,7 @@ fn params_to_c(params: &[Param], variadic: bool, unspecified: bool) -> String {
 
 fn write_init(out: &mut String, init: &Initializer) {
     match init {
-        Initializer::Expr(e) => write_expr(out, e, PREC_ASSIGN, false),
+        Initializer::Expr(e) => write_expr(out, e, PREC_ASSIGN, Style::PLAIN),
         Initializer::List { items, .. } => {
             out.push('{');
             for (i, it) in items.iter().enumerate() {
@@ -1092,7 +1137,7 @@ fn write_decl(out: &mut String, d: &Declaration) {
             out.push_str(&c.name);
             if let Some(v) = &c.value {
                 out.push_str(" = ");
-                write_expr(out, v, PREC_COND, false);
+                write_expr(out, v, PREC_COND, Style::PLAIN);
             }
         }
         out.push_str(" };");
@@ -1176,7 +1221,7 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
     indent(out, level);
     match &s.kind {
         StmtKind::Expr(e) => {
-            write_expr(out, e, 0, false);
+            write_expr(out, e, 0, Style::PLAIN);
             out.push(';');
         }
         StmtKind::Decl(d) => {
@@ -1191,7 +1236,7 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
         StmtKind::Empty => out.push(';'),
         StmtKind::If { cond, then, els } => {
             out.push_str("if (");
-            write_expr(out, cond, 0, false);
+            write_expr(out, cond, 0, Style::PLAIN);
             out.push(')');
             // Braces keep a following `else` from attaching to an inner `if`.
             write_body(out, then, level, els.is_some());
@@ -1209,7 +1254,7 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
         }
         StmtKind::While { cond, body } => {
             out.push_str("while (");
-            write_expr(out, cond, 0, false);
+            write_expr(out, cond, 0, Style::PLAIN);
             out.push(')');
             write_body(out, body, level, false);
         }
@@ -1217,7 +1262,7 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
             out.push_str("do");
             write_body(out, body, level, true);
             out.push_str(" while (");
-            write_expr(out, cond, 0, false);
+            write_expr(out, cond, 0, Style::PLAIN);
             out.push_str(");");
         }
         StmtKind::For {
@@ -1236,32 +1281,32 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
                     }
                 }
                 Some(StmtKind::Expr(e)) => {
-                    write_expr(out, e, 0, false);
+                    write_expr(out, e, 0, Style::PLAIN);
                     out.push(';');
                 }
                 _ => out.push(';'),
             }
             if let Some(c) = cond {
                 out.push(' ');
-                write_expr(out, c, 0, false);
+                write_expr(out, c, 0, Style::PLAIN);
             }
             out.push(';');
             if let Some(st) = step {
                 out.push(' ');
-                write_expr(out, st, 0, false);
+                write_expr(out, st, 0, Style::PLAIN);
             }
             out.push(')');
             write_body(out, body, level, false);
         }
         StmtKind::Switch { cond, body } => {
             out.push_str("switch (");
-            write_expr(out, cond, 0, false);
+            write_expr(out, cond, 0, Style::PLAIN);
             out.push(')');
             write_body(out, body, level, false);
         }
         StmtKind::Case { value, body } => {
             out.push_str("case ");
-            write_expr(out, value, PREC_COND, false);
+            write_expr(out, value, PREC_COND, Style::PLAIN);
             out.push_str(":\n");
             write_stmt(out, body, level);
             return;
@@ -1287,7 +1332,7 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) {
         StmtKind::Return(None) => out.push_str("return;"),
         StmtKind::Return(Some(e)) => {
             out.push_str("return ");
-            write_expr(out, e, 0, false);
+            write_expr(out, e, 0, Style::PLAIN);
             out.push(';');
         }
     }
@@ -1585,7 +1630,7 @@ pub fn renumber_expr(e: &mut Expr) -> u32 {
 impl fmt::Display for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut s = String::new();
-        write_expr(&mut s, self, 0, false);
+        write_expr(&mut s, self, 0, Style::PLAIN);
         f.write_str(&s)
     }
 }

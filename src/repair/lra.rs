@@ -26,18 +26,17 @@
 
 use super::budget::{Gate, Stop};
 use super::localise::Suspicious;
-use super::mutate::{bin, fresh, int_lit, locations, var};
+use super::mutate::{bin, locations};
 use super::patch::{Edit, EditKind, Patch, RepairSource};
 use super::synth::{
-    int_atom, synthesize_condition, synthesize_expression, IntAtom, LinearExpr, SynthConfig,
+    formula_expr, linear_expr, synthesize_condition, synthesize_expression, SynthConfig,
 };
 use super::tests::TestSuite;
 use super::RepairConfig;
-use crate::lang::ast::{BinaryOp, Expr, ExprKind, ScalarType};
+use crate::lang::ast::{BinaryOp, Expr};
 use crate::lang::bytecode::{HoleSite, HoleVar};
 use crate::lang::types::Sc;
 use crate::lang::{compile, HoleHandler, NodeId, Num, Program};
-use crate::oracle::{Form, Formula, Rel};
 use std::collections::{BTreeSet, HashSet};
 use std::fmt;
 
@@ -319,8 +318,9 @@ impl Lra<'_, '_> {
         Ok(Some(out))
     }
 
-    /// A refined condition `E && B` / `E || B` for the angelic outcomes, if one exists.
-    fn refine(&self, hole: &Hole, root: &Expr, examples: &[Evaluated]) -> Option<Edit> {
+    /// Refined conditions `E && B` / `E || B` for the angelic outcomes (see
+    /// [`Lra::conditions`] for the `B`s).
+    fn refine(&self, hole: &Hole, root: &Expr, examples: &[Evaluated]) -> Vec<Edit> {
         let flips: Vec<&Evaluated> = examples
             .iter()
             .filter(|e| (e.original != 0) != (e.used != 0))
@@ -328,7 +328,7 @@ impl Lra<'_, '_> {
         let to_false = flips.iter().all(|e| e.original != 0);
         let to_true = flips.iter().all(|e| e.original == 0);
         if flips.is_empty() || to_false == to_true {
-            return None;
+            return Vec::new();
         }
         // B matters only where E has the value being refined.
         let mut data: Vec<(Vec<i64>, bool)> = Vec::new();
@@ -342,24 +342,50 @@ impl Lra<'_, '_> {
                 break;
             }
         }
-        let names = self.names(hole);
-        let report = synthesize_condition(&names, &data, &self.lra.synth);
-        let cond = formula_expr(&report.condition?.formula);
         let op = if to_false {
             BinaryOp::LogAnd
         } else {
             BinaryOp::LogOr
         };
-        Some(Edit::ReplaceExpr {
-            target: root.id,
-            with: bin(op, root.clone(), cond),
-            kind: EditKind::RefineCondition,
-        })
+        self.conditions(hole, &data)
+            .into_iter()
+            .map(|cond| Edit::ReplaceExpr {
+                target: root.id,
+                with: bin(op, root.clone(), cond),
+                kind: EditKind::RefineCondition,
+            })
+            .collect()
     }
 
-    /// A whole new condition replacing `root`, for angelic outcomes that flip both ways
-    /// (no refinement `E && B` / `E || B` can fix those), if one exists.
-    fn resynthesise(&self, hole: &Hole, root: &Expr, examples: &[Evaluated]) -> Option<Edit> {
+    /// Conditions true exactly on the examples labelled `true`: the smallest one, and the
+    /// smallest one over comparisons of at most two variables (`a == b && a == c` beside
+    /// `a + b - c < 3`) when that differs. Both fit the tests; a person's questions decide.
+    fn conditions(&self, hole: &Hole, data: &[(Vec<i64>, bool)]) -> Vec<Expr> {
+        let names = self.names(hole);
+        let plain = SynthConfig {
+            condition: crate::oracle::LearnConfig {
+                triple_atoms: false,
+                simplex: false,
+                ..self.lra.synth.condition.clone()
+            },
+            ..self.lra.synth.clone()
+        };
+        let mut out: Vec<Expr> = Vec::new();
+        for config in [&self.lra.synth, &plain] {
+            let report = synthesize_condition(&names, data, config);
+            if let Some(c) = report.condition {
+                let e = formula_expr(&c.formula);
+                if !out.contains(&e) {
+                    out.push(e);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whole new conditions replacing `root` that give the angelic outcomes (the only fix
+    /// for outcomes that flip both ways, which no refinement `E && B` / `E || B` can give).
+    fn resynthesise(&self, hole: &Hole, root: &Expr, examples: &[Evaluated]) -> Vec<Edit> {
         let mut data: Vec<(Vec<i64>, bool)> = Vec::new();
         let mut seen = HashSet::new();
         for e in examples {
@@ -371,13 +397,15 @@ impl Lra<'_, '_> {
                 break;
             }
         }
-        let report = synthesize_condition(&self.names(hole), &data, &self.lra.synth);
-        Some(Edit::ReplaceExpr {
-            target: root.id,
-            with: formula_expr(&report.condition?.formula),
-            // Costed like a synthesised expression (see `replace`).
-            kind: EditKind::InsertAssignment,
-        })
+        self.conditions(hole, &data)
+            .into_iter()
+            .map(|with| Edit::ReplaceExpr {
+                target: root.id,
+                with,
+                // Costed like a synthesised expression (see `replace`).
+                kind: EditKind::InsertAssignment,
+            })
+            .collect()
     }
 
     /// A synthesised linear expression replacing `root`, if one exists.
@@ -427,85 +455,6 @@ fn numbers_in(text: &str) -> Vec<i64> {
     text.split(|c: char| !(c.is_ascii_digit() || c == '-'))
         .filter_map(|w| w.parse().ok())
         .collect()
-}
-
-/// `c0 + sum(ci * xi)` as an AST over the named variables.
-pub fn linear_expr(e: &LinearExpr, names: &[String]) -> Expr {
-    sum_expr(&e.terms, names, e.constant)
-}
-
-fn sum_expr(terms: &[(usize, i64)], names: &[String], constant: i64) -> Expr {
-    let term = |v: usize, c: i64| {
-        let x = var(&names[v]);
-        match c.unsigned_abs() {
-            1 => x,
-            m => bin(BinaryOp::Mul, int_lit(m as i64, ScalarType::Int), x),
-        }
-    };
-    let mut acc: Option<Expr> = None;
-    for &(v, c) in terms {
-        acc = Some(match acc {
-            None if c == -1 => fresh(ExprKind::Unary {
-                op: crate::lang::ast::UnaryOp::Neg,
-                operand: Box::new(var(&names[v])),
-            }),
-            None if c < 0 => bin(BinaryOp::Mul, int_lit(c, ScalarType::Int), var(&names[v])),
-            None => term(v, c),
-            Some(a) if c < 0 => bin(BinaryOp::Sub, a, term(v, c)),
-            Some(a) => bin(BinaryOp::Add, a, term(v, c)),
-        });
-    }
-    match acc {
-        None => int_lit(constant, ScalarType::Int),
-        Some(a) if constant < 0 => bin(BinaryOp::Sub, a, int_lit(-constant, ScalarType::Int)),
-        Some(a) if constant > 0 => bin(BinaryOp::Add, a, int_lit(constant, ScalarType::Int)),
-        Some(a) => a,
-    }
-}
-
-/// A formula over integer variables as a C condition AST.
-pub fn formula_expr(f: &Formula) -> Expr {
-    let names = f.vars();
-    let (inner, outer, empty) = match f.form() {
-        Form::Cnf => (BinaryOp::LogOr, BinaryOp::LogAnd, 1),
-        Form::Dnf => (BinaryOp::LogAnd, BinaryOp::LogOr, 0),
-    };
-    let join = |items: Vec<Expr>, op| items.into_iter().reduce(|a, b| bin(op, a, b));
-    let groups: Vec<Expr> = f
-        .groups()
-        .iter()
-        .filter_map(|g| {
-            let atoms = g
-                .iter()
-                .map(|a| match int_atom(a) {
-                    IntAtom::Always(b) => int_lit(i64::from(b), ScalarType::Int),
-                    IntAtom::Compare {
-                        terms,
-                        modulus,
-                        rel,
-                        bound,
-                    } => {
-                        let op = match rel {
-                            Rel::Le => BinaryOp::Le,
-                            Rel::Lt => BinaryOp::Lt,
-                            Rel::Ge => BinaryOp::Ge,
-                            Rel::Gt => BinaryOp::Gt,
-                            Rel::Eq => BinaryOp::Eq,
-                            Rel::Ne => BinaryOp::Ne,
-                        };
-                        let lhs = sum_expr(&terms, names, 0);
-                        let lhs = match modulus {
-                            Some(m) => bin(BinaryOp::Rem, lhs, int_lit(m, ScalarType::Int)),
-                            None => lhs,
-                        };
-                        bin(op, lhs, int_lit(bound, ScalarType::Int))
-                    }
-                })
-                .collect();
-            join(atoms, inner)
-        })
-        .collect();
-    join(groups, outer).unwrap_or_else(|| int_lit(empty, ScalarType::Int))
 }
 
 /// Runs the LRA engine over the `suspicious` statements; see the module docs.
@@ -574,47 +523,51 @@ pub fn linear(
                     break 'stmts;
                 }
             };
-            let edit = examples.and_then(|ex| {
-                if is_cond {
-                    engine
-                        .refine(&hole, root, &ex)
-                        .or_else(|| engine.resynthesise(&hole, root, &ex))
-                } else {
-                    engine.replace(&hole, root, &ex)
+            // A condition gets both the refinement and a new condition where the angelic
+            // outcomes allow both: they agree on the tests, and which one generalises is
+            // what the questions that choose between patches settle.
+            let edits: Vec<Edit> = match examples {
+                None => Vec::new(),
+                Some(ex) if is_cond => {
+                    let mut edits = engine.refine(&hole, root, &ex);
+                    edits.extend(engine.resynthesise(&hole, root, &ex));
+                    edits
                 }
-            });
-            let Some(edit) = edit else {
-                continue;
+                Some(ex) => engine.replace(&hole, root, &ex).into_iter().collect(),
             };
-            report.angelic += 1;
-            if edit.cost(&config.costs) > config.budget
-                || src.check(&edit, &config.trusted_lines).is_err()
-            {
-                continue;
+            if !edits.is_empty() {
+                report.angelic += 1;
             }
-            let patch = Patch::single(edit);
-            let Ok(text) = src.apply(&patch, &config.trusted_lines) else {
-                continue;
-            };
-            if !tried.insert(text) {
-                continue;
-            }
-            if let Err(why) = engine.gate.candidates(1) {
-                report.stop = LraStop::Halted(why);
-                break 'stmts;
-            }
-            report.synthesised += 1;
-            engine.gate.stats.candidates_decided += 1;
-            match engine.plausible(&patch) {
-                Ok(true) => {
-                    engine.gate.plausible(patch.cost(&config.costs));
-                    report.plausible.push(patch);
-                    report.stop = LraStop::Found;
+            for edit in edits {
+                if edit.cost(&config.costs) > config.budget
+                    || src.check(&edit, &config.trusted_lines).is_err()
+                {
+                    continue;
                 }
-                Ok(false) => {}
-                Err(why) => {
+                let patch = Patch::single(edit);
+                let Ok(text) = src.apply(&patch, &config.trusted_lines) else {
+                    continue;
+                };
+                if !tried.insert(text) {
+                    continue;
+                }
+                if let Err(why) = engine.gate.candidates(1) {
                     report.stop = LraStop::Halted(why);
                     break 'stmts;
+                }
+                report.synthesised += 1;
+                engine.gate.stats.candidates_decided += 1;
+                match engine.plausible(&patch) {
+                    Ok(true) => {
+                        engine.gate.plausible(patch.cost(&config.costs));
+                        report.plausible.push(patch);
+                        report.stop = LraStop::Found;
+                    }
+                    Ok(false) => {}
+                    Err(why) => {
+                        report.stop = LraStop::Halted(why);
+                        break 'stmts;
+                    }
                 }
             }
         }
@@ -643,6 +596,7 @@ fn compile_hole(src: &RepairSource, root: NodeId) -> Option<Hole> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::repair::synth::LinearExpr;
 
     /// The engine alone, with a fresh gate holding `config`'s budgets.
     fn linear(

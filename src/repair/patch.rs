@@ -548,6 +548,16 @@ impl RepairSource {
         &self.text[span.range()]
     }
 
+    /// `e` as C, its unchanged parts (subtrees equal to a node of the original program)
+    /// in the user's own text, so a patch's diff touches only what it changes.
+    fn print_keeping_text(&self, e: &Expr) -> String {
+        let verbatim = |sub: &Expr| {
+            let orig = self.exprs.get(&sub.id)?;
+            (orig == sub && !orig.span.macro_inner).then(|| self.original(orig.span).to_string())
+        };
+        crate::lang::ast::print_expr_with(e, &verbatim)
+    }
+
     /// The byte range to replace and its new text for one edit.
     fn splice(&self, edit: &Edit, span: Span) -> (usize, usize, String) {
         let (start, end) = (span.start as usize, span.end as usize);
@@ -558,7 +568,7 @@ impl RepairSource {
                     return op_splice;
                 }
                 let orig_prec = self.exprs.get(target).map_or(16, |e| e.precedence());
-                let printed = with.to_string();
+                let printed = self.print_keeping_text(with);
                 // A whole condition, returned value or expression statement needs no
                 // parentheses (unless the new expression is a comma or assignment).
                 let whole = self

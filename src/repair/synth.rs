@@ -21,6 +21,8 @@
 //! code is checked on the examples with mathematical integers (C overflow is the caller's
 //! test run to judge).
 
+use super::mutate::{bin, fresh, int_lit, var};
+use crate::lang::ast::{BinaryOp, Expr, ExprKind, ScalarType, UnaryOp};
 use crate::oracle::{self, Example, Form, Formula, LearnConfig, Rel, Value};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -546,30 +548,124 @@ pub fn synthesize_condition(
 }
 
 /// A formula as a C expression over integer variables (`=` becomes `==`, `and` `&&`,
-/// `or` `||`; rational bounds are rounded to the equivalent integer bound).
+/// `or` `||`; rational bounds are rounded to the equivalent integer bound), written as a
+/// person would: see [`formula_expr`].
 pub fn formula_to_c(formula: &Formula) -> String {
-    let (inner, outer, empty) = match formula.form() {
-        Form::Cnf => (" || ", " && ", "1"),
-        Form::Dnf => (" && ", " || ", "0"),
+    formula_expr(formula).to_string()
+}
+
+/// A formula over integer variables as a C condition, each atom in its most readable
+/// form ([`atom_expr`]): `a == b && a == c`, never `a - b == 0 && a - c == 0`.
+pub fn formula_expr(f: &Formula) -> Expr {
+    let names = f.vars();
+    let (inner, outer, empty) = match f.form() {
+        Form::Cnf => (BinaryOp::LogOr, BinaryOp::LogAnd, 1),
+        Form::Dnf => (BinaryOp::LogAnd, BinaryOp::LogOr, 0),
     };
-    let groups = formula.groups();
-    if groups.is_empty() {
-        return empty.to_string();
-    }
-    let names = formula.vars();
-    let parts: Vec<String> = groups
+    let join = |items: Vec<Expr>, op| items.into_iter().reduce(|a, b| bin(op, a, b));
+    let groups: Vec<Expr> = f
+        .groups()
         .iter()
-        .map(|g| {
-            let lits: Vec<String> = g.iter().map(|a| atom_to_c(a, names)).collect();
-            let text = lits.join(inner);
-            if groups.len() > 1 && lits.len() > 1 {
-                format!("({text})")
-            } else {
-                text
-            }
+        .filter_map(|g| {
+            let atoms = g
+                .iter()
+                .map(|a| match int_atom(a) {
+                    IntAtom::Always(b) => int_lit(i64::from(b), ScalarType::Int),
+                    IntAtom::Compare {
+                        terms,
+                        modulus,
+                        rel,
+                        bound,
+                    } => atom_expr(&terms, modulus, rel, bound, names),
+                })
+                .collect();
+            join(atoms, inner)
         })
         .collect();
-    parts.join(outer)
+    join(groups, outer).unwrap_or_else(|| int_lit(empty, ScalarType::Int))
+}
+
+/// The comparison `sum(c * x) REL bound` (or `x % m REL bound`) as a person writes it:
+/// positive terms first, the sign flipped where every coefficient is negative (`-x <= 3`
+/// is `x >= -3`), and a difference of two variables as a comparison between them (`x - y
+/// == 0` is `x == y`, `x - y > 2` is `x > y + 2`).
+pub fn atom_expr(
+    terms: &[(usize, i64)],
+    modulus: Option<i64>,
+    rel: Rel,
+    bound: i64,
+    names: &[String],
+) -> Expr {
+    let op = |rel: Rel| match rel {
+        Rel::Le => BinaryOp::Le,
+        Rel::Lt => BinaryOp::Lt,
+        Rel::Ge => BinaryOp::Ge,
+        Rel::Gt => BinaryOp::Gt,
+        Rel::Eq => BinaryOp::Eq,
+        Rel::Ne => BinaryOp::Ne,
+    };
+    let name = |v: usize| var(&var_name(names, v));
+    if let (Some(m), [(x, _)]) = (modulus, terms) {
+        let lhs = bin(BinaryOp::Rem, name(*x), int_lit(m, ScalarType::Int));
+        return bin(op(rel), lhs, int_lit(bound, ScalarType::Int));
+    }
+    let negated = terms.iter().all(|t| t.1 < 0) && bound.checked_neg().is_some();
+    let (terms, rel, bound): (Vec<(usize, i64)>, Rel, i64) = if negated {
+        (
+            terms.iter().map(|&(v, c)| (v, -c)).collect(),
+            rel.flip(),
+            -bound,
+        )
+    } else {
+        (terms.to_vec(), rel, bound)
+    };
+    let mut ordered = terms.clone();
+    ordered.sort_by_key(|t| t.1 < 0);
+    if let [(x, 1), (y, -1)] = ordered[..] {
+        let rhs = match bound {
+            0 => name(y),
+            b if b > 0 => bin(BinaryOp::Add, name(y), int_lit(b, ScalarType::Int)),
+            b => match b.checked_neg() {
+                Some(m) => bin(BinaryOp::Sub, name(y), int_lit(m, ScalarType::Int)),
+                None => bin(BinaryOp::Add, name(y), int_lit(b, ScalarType::Int)),
+            },
+        };
+        return bin(op(rel), name(x), rhs);
+    }
+    let lhs = sum_expr(&ordered, names, 0);
+    bin(op(rel), lhs, int_lit(bound, ScalarType::Int))
+}
+
+/// `c0 + sum(ci * xi)` as an AST over the named variables (no `* 1`, no `+ 0`).
+pub fn linear_expr(e: &LinearExpr, names: &[String]) -> Expr {
+    sum_expr(&e.terms, names, e.constant)
+}
+
+fn sum_expr(terms: &[(usize, i64)], names: &[String], constant: i64) -> Expr {
+    let name = |v: usize| var(&var_name(names, v));
+    let term = |v: usize, c: i64| match c.unsigned_abs() {
+        1 => name(v),
+        m => bin(BinaryOp::Mul, int_lit(m as i64, ScalarType::Int), name(v)),
+    };
+    let mut acc: Option<Expr> = None;
+    for &(v, c) in terms {
+        acc = Some(match acc {
+            None if c == -1 => fresh(ExprKind::Unary {
+                op: UnaryOp::Neg,
+                operand: Box::new(name(v)),
+            }),
+            None if c < 0 => bin(BinaryOp::Mul, int_lit(c, ScalarType::Int), name(v)),
+            None => term(v, c),
+            Some(a) if c < 0 => bin(BinaryOp::Sub, a, term(v, c)),
+            Some(a) => bin(BinaryOp::Add, a, term(v, c)),
+        });
+    }
+    match acc {
+        None => int_lit(constant, ScalarType::Int),
+        Some(a) if constant < 0 => bin(BinaryOp::Sub, a, int_lit(-constant, ScalarType::Int)),
+        Some(a) if constant > 0 => bin(BinaryOp::Add, a, int_lit(constant, ScalarType::Int)),
+        Some(a) => a,
+    }
 }
 
 /// A linear atom over integer variables with its bound rounded to an integer: what a
@@ -643,36 +739,6 @@ pub fn c_operator(rel: Rel) -> &'static str {
         Rel::Eq => "==",
         r => r.symbol(),
     }
-}
-
-fn atom_to_c(atom: &oracle::Atom, names: &[String]) -> String {
-    let (terms, modulus, rel, bound) = match int_atom(atom) {
-        IntAtom::Always(b) => return if b { "1" } else { "0" }.to_string(),
-        IntAtom::Compare {
-            terms,
-            modulus,
-            rel,
-            bound,
-        } => (terms, modulus, rel, bound),
-    };
-    let op = c_operator(rel);
-    if let (Some(m), [(x, _)]) = (modulus, &terms[..]) {
-        return format!("{} % {m} {op} {bound}", var_name(names, *x));
-    }
-    // `x - y REL c` reads best as `x REL y + c`.
-    if let [(x, 1), (y, -1)] = terms[..] {
-        let (x, y) = (var_name(names, x), var_name(names, y));
-        return match bound {
-            0 => format!("{x} {op} {y}"),
-            b if b > 0 => format!("{x} {op} {y} + {b}"),
-            b => format!("{x} {op} {y} - {}", b.unsigned_abs()),
-        };
-    }
-    let mut lhs = String::new();
-    for &(v, c) in &terms {
-        push_term(&mut lhs, c, &var_name(names, v));
-    }
-    format!("{lhs} {op} {bound}")
 }
 
 #[cfg(test)]
