@@ -154,9 +154,10 @@ fn the_worker_repairs_a_labelled_loop_session() {
     WorkerState::new().handle(WorkerRequest::Repair { id: 1, session }, &mut |r| {
         out.push(r)
     });
-    let Some(WorkerResponse::RepairDone { patches, stop, .. }) = out.last() else {
+    let Some(WorkerResponse::RepairDone { view, .. }) = out.last() else {
         panic!("{out:?}");
     };
+    let (patches, stop) = (&view.patches, &view.stop);
     assert!(!patches.is_empty(), "no patch ({stop})");
     let top = &patches[0];
     assert_eq!(top.passed, top.total, "{}", top.diff);
@@ -211,4 +212,98 @@ fn a_question_whose_run_overflows_carries_a_warning_with_the_line() {
         });
     }
     assert!(warned > 0 && plain > 0, "warned {warned}, plain {plain}");
+}
+
+/// The triangle example flown to the end by its reference (labels and questions about
+/// patches), the session as the page saved it.
+fn flown_triangle(seed: u64) -> fixloop::session::autopilot::Flight {
+    use fixloop::session::autopilot::{fly, reference_user};
+    let ex = &EXAMPLES[0];
+    let reference = ex.program.replace("a == b == c", "a == b && b == c");
+    let mut user = reference_user(&reference, ex.failing_input).unwrap();
+    let mut session = ex.session();
+    session.settings.seed = seed;
+    fly(session, &mut user).expect("flies")
+}
+
+/// The repair view a fresh worker gives for `session` (as after a reload or a link).
+fn fresh_worker_view(session: &Session) -> fixloop::session::protocol::RepairView {
+    use fixloop::session::protocol::{WorkerRequest, WorkerResponse, WorkerState};
+    let mut out = Vec::new();
+    WorkerState::new().handle(WorkerRequest::for_session(9, session.clone()), &mut |r| {
+        out.push(r)
+    });
+    assert!(
+        matches!(out.first(), Some(WorkerResponse::Loop { id: 9, .. })),
+        "the loop view comes first: {out:?}"
+    );
+    match out.last() {
+        Some(WorkerResponse::RepairDone { view, .. }) => view.clone(),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn answers_about_patches_survive_reload_and_links_exactly() {
+    // A seed whose triangle needs at least one question about patches.
+    let flight = (1..=6)
+        .map(flown_triangle)
+        .find(|f| !f.session.choices.is_empty())
+        .expect("some seed asks about patches");
+    let session = &flight.session;
+    assert!(session.repaired);
+    // Reload: the saved JSON, replayed by a fresh worker, shows the same patches and the
+    // same (absent) next question.
+    let reloaded = decode_json(&fixloop::session::encode_json(session)).unwrap();
+    assert_eq!(&reloaded, session);
+    assert_eq!(fresh_worker_view(&reloaded), flight.repair);
+    // Share link: the same.
+    let linked = decode_link(&encode_link(session)).unwrap();
+    assert_eq!(&linked, session);
+    assert_eq!(fresh_worker_view(&linked), flight.repair);
+    // Replayed up to each answer, the next question is the one that was answered.
+    for k in 0..session.choices.len() {
+        let mut partial = session.clone();
+        partial.choices.truncate(k);
+        let view = fresh_worker_view(&partial);
+        let asked = view.choice.expect("a question was pending");
+        assert_eq!(asked.input, session.choices[k].input, "question {}", k + 1);
+    }
+}
+
+#[test]
+fn an_edited_answer_about_patches_is_a_typed_replay_error() {
+    use fixloop::session::protocol::{WorkerRequest, WorkerResponse, WorkerState};
+    let flight = (1..=6)
+        .map(flown_triangle)
+        .find(|f| !f.session.choices.is_empty())
+        .expect("some seed asks about patches");
+    let mut session = flight.session;
+    session.choices[0].input = "99 98 97".into();
+    let mut out = Vec::new();
+    WorkerState::new().handle(WorkerRequest::for_session(3, session), &mut |r| out.push(r));
+    match out.last() {
+        Some(WorkerResponse::Failed { message, .. }) => {
+            assert!(
+                message.contains("answer 1 about patches does not replay"),
+                "{message}"
+            );
+            assert!(message.contains("99 98 97"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn version_1_sessions_keep_the_fuzzer_they_were_made_with() {
+    use fixloop::session::Fuzzer;
+    let v1 = decode_json(include_str!("session/v1.json")).unwrap();
+    assert_eq!(v1.version, fixloop::session::CURRENT_VERSION);
+    assert_eq!(v1.settings.fuzzer, Fuzzer::Classic);
+    // A new session uses the neighbourhood fuzzer and says so in its JSON.
+    let fresh = EXAMPLES[0].session();
+    assert_eq!(fresh.settings.fuzzer, Fuzzer::Neighbourhood);
+    let json = fixloop::session::encode_json(&fresh);
+    assert!(json.contains("\"fuzzer\": \"neighbourhood\""), "{json}");
+    assert_eq!(decode_json(&json).unwrap(), fresh);
 }

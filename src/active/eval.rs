@@ -10,6 +10,7 @@ use super::reference::{differs, ReferenceLabeller};
 use super::run_cache::RUN_CACHE_BYTES;
 use super::session::{ActiveConfig, ActiveLoop, Labeller, Step};
 use crate::corpus::Subject;
+use crate::lang::inputs::{program_inputs, ProgramInputs};
 use crate::lang::{compile, Limits};
 use std::fmt;
 
@@ -206,6 +207,11 @@ pub struct Prepared {
     /// Per input position: non-negative where every train test is (see
     /// [`InputRanges::NonNegativeWhereTrainIs`]).
     train_ranges: Vec<Option<Range>>,
+    /// What the buggy program reads (types, names) and its constants, for the fuzzer and
+    /// the oracle's variable names.
+    inputs: ProgramInputs,
+    /// Input numbers of a run (the first failing train test's count).
+    arity: usize,
 }
 
 impl Prepared {
@@ -220,6 +226,7 @@ impl Prepared {
             .map_err(|e| SkipReason::BuggyDoesNotCompile(e.first_error()))?;
         let golden = compile(&subject.golden)
             .map_err(|e| SkipReason::GoldenDoesNotCompile(e.first_error()))?;
+        let inputs = program_inputs(&subject.buggy, buggy.shape());
         let buggy = ProgramRunner::new(buggy, limits.clone(), extractor.clone());
         let golden = ProgramRunner::new(golden, limits.clone(), extractor);
         // Every numeric test runs once on both programs; train tests also size the
@@ -290,6 +297,8 @@ impl Prepared {
             skipped,
             slowest_train_steps: slowest,
             train_ranges,
+            inputs,
+            arity,
         })
     }
 
@@ -308,6 +317,12 @@ impl Prepared {
     /// The fuel of fuzzed runs.
     pub fn fuzz_fuel(&self) -> u64 {
         self.fuzz_buggy.limits().fuel
+    }
+
+    /// The names of the oracle's input variables: the buggy program's own where they are
+    /// known (see [`ProgramInputs::names`]).
+    pub fn input_names(&self) -> Vec<String> {
+        self.inputs.names(self.arity)
     }
 
     /// Number of failing train tests a run can start from.
@@ -334,6 +349,7 @@ impl Prepared {
             label_budget: max_budget,
             ..config.active.clone()
         };
+        active.fuzz.program = self.inputs.clone();
         match config.input_ranges {
             InputRanges::Unbounded => {}
             InputRanges::NonNegativeWhereTrainIs => active.fuzz.ranges = self.train_ranges.clone(),

@@ -47,6 +47,35 @@ pub fn variable_names(arity: usize) -> Vec<String> {
     names
 }
 
+/// The oracle's variables for inputs named `inputs` (the program's own names, see
+/// [`crate::lang::inputs::ProgramInputs::names`]): those names and an output name that is
+/// not one of them (`out`, else `output`, `out_`...). Names the formula syntax reserves
+/// (`and`, `or`, `true`, `false`, any case) or repeated ones give [`variable_names`].
+pub fn named_variables(inputs: &[String]) -> Vec<String> {
+    let reserved = |n: &str| {
+        matches!(
+            n.to_ascii_lowercase().as_str(),
+            "and" | "or" | "true" | "false"
+        )
+    };
+    let distinct = inputs
+        .iter()
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
+        == inputs.len();
+    if !distinct || inputs.iter().any(|n| reserved(n)) {
+        return variable_names(inputs.len() + 1);
+    }
+    let mut out = "out".to_string();
+    if inputs.contains(&out) {
+        out = "output".into();
+    }
+    while inputs.contains(&out) {
+        out.push('_');
+    }
+    inputs.iter().cloned().chain(std::iter::once(out)).collect()
+}
+
 /// [`Learner`] as the active loop's oracle. Examples are added incrementally (the loop's
 /// list only grows); the current formula is the last consistent one (a failed learn
 /// keeps the previous formula; before any formula, every run is predicted "bug"). Of
@@ -54,6 +83,8 @@ pub fn variable_names(arity: usize) -> Vec<String> {
 /// ([`LearnConfig::preferred_var`]).
 pub struct FormulaOracle {
     config: LearnConfig,
+    /// Names of the input variables (`None`: `x1 .. xn`).
+    input_names: Option<Vec<String>>,
     learner: Option<Learner>,
     added: usize,
     formula: Option<Formula>,
@@ -81,12 +112,28 @@ impl FormulaOracle {
     pub fn with_config(config: LearnConfig) -> FormulaOracle {
         FormulaOracle {
             config,
+            input_names: None,
             learner: None,
             added: 0,
             formula: None,
             failures: 0,
             conflict_budget: None,
             conflicts_dropped: 0,
+        }
+    }
+
+    /// This oracle naming the inputs `names` in its formulas (see [`named_variables`]);
+    /// examples of another arity use `x1 .. xn`.
+    pub fn with_input_names(mut self, names: Vec<String>) -> FormulaOracle {
+        self.input_names = Some(names);
+        self
+    }
+
+    /// The variable names of examples with `arity` values (inputs, then the output).
+    pub fn names(&self, arity: usize) -> Vec<String> {
+        match &self.input_names {
+            Some(inputs) if inputs.len() + 1 == arity => named_variables(inputs),
+            _ => variable_names(arity),
         }
     }
 
@@ -112,7 +159,7 @@ impl FormulaOracle {
                 preferred_var: Some(arity - 1),
                 ..self.config.clone()
             };
-            let mut learner = Learner::new(variable_names(arity), config);
+            let mut learner = Learner::new(self.names(arity), config);
             learner.set_conflict_budget(
                 self.conflict_budget
                     .map(|b| b.saturating_sub(self.conflicts_dropped)),
@@ -238,6 +285,27 @@ mod tests {
         assert_eq!(value_of(&Num::Float(3.0)), Value::Int(3));
         assert_eq!(value_of(&Num::Int(-7)), Value::Int(-7));
         assert_eq!(variable_names(3), vec!["x1", "x2", "out"]);
+    }
+
+    #[test]
+    fn formulas_name_the_program_s_variables() {
+        let names =
+            |v: &[&str]| named_variables(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(names(&["a", "b"]), ["a", "b", "out"]);
+        assert_eq!(names(&["out", "n"]), ["out", "n", "output"]);
+        assert_eq!(names(&["out", "output"]), ["out", "output", "output_"]);
+        assert_eq!(names(&["a", "and"]), ["x1", "x2", "out"]);
+        let examples: Vec<Example> = [(1, 2, true), (3, 3, false)]
+            .iter()
+            .map(|&(x, out, bug)| Example {
+                point: vec![Num::Int(x), Num::Int(out)],
+                bug,
+            })
+            .collect();
+        let mut oracle = FormulaOracle::new().with_input_names(vec!["n".into()]);
+        assert_eq!(oracle.learn(&examples), LearnStatus::Consistent);
+        assert!(oracle.formula().unwrap().to_string().contains("out"));
+        assert_eq!(oracle.formula().unwrap().vars(), ["n", "out"]);
     }
 
     #[test]

@@ -118,6 +118,29 @@ impl OutputEncoder {
     }
 }
 
+/// What the oracle's output value of a run stands for when it is a code rather than the
+/// number printed: `timeout`, `runtime error`, `no output`, or the word printed (`YES`,
+/// `isosceles`). `None` when the value is the number the run printed.
+pub fn code_meaning(obs: &Observation) -> Option<String> {
+    match obs.status {
+        Status::Timeout => return Some("timeout".into()),
+        Status::RuntimeError => return Some("runtime error".into()),
+        Status::Normal => {}
+    }
+    let answer = obs.answer.as_deref().unwrap_or("");
+    let mut first_word = None;
+    for tok in answer.split_whitespace() {
+        let number = tok.parse::<i64>().is_ok()
+            || (tok.bytes().any(|b| b.is_ascii_digit())
+                && tok.parse::<f64>().is_ok_and(f64::is_finite));
+        if number {
+            return None;
+        }
+        first_word.get_or_insert(tok);
+    }
+    Some(first_word.map_or_else(|| "no output".to_string(), str::to_string))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -104,6 +104,21 @@ impl ReferenceLabeller {
         self
     }
 
+    /// The right output for `input`, as a person who knows it would give it: the golden
+    /// program's answer, or `None` where the golden run has no defined answer (see
+    /// [`defined`]) and a person told the input is invalid would skip the question.
+    pub fn right_output(&self, input: &[Num]) -> Option<String> {
+        let (golden, answer) = self.golden.execute(input);
+        let second_opinion = || self.golden_zero.execute(input).0;
+        let answers =
+            self.answer_undefined || defined(&golden, self.undefined_counts, second_opinion);
+        if answers {
+            answer
+        } else {
+            None
+        }
+    }
+
     /// The verdict on the buggy run `obs` of `input`, comparing with the golden run
     /// whether or not it is [`defined`].
     pub fn judge(&self, input: &[Num], obs: &Observation) -> Label {

@@ -1,7 +1,7 @@
 //! Ready exercises for the examples menu: the Learn2fix triangle and IntroClass classroom bugs with their fixes.
 
 use super::{Exercise, EXERCISE_VERSION};
-use crate::session::{InputRange, Settings};
+use crate::session::{Fuzzer, InputRange, Settings};
 
 /// One gallery exercise: a stable id and the exercise.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,7 +92,12 @@ pub fn exercises() -> Vec<GalleryExercise> {
                     reference: e.reference.to_string(),
                     failing_input: e.failing_input.to_string(),
                     ranges: vec![Some(range); arity],
-                    settings: Settings::default(),
+                    // The fuzzer these exercises were published with: a student's saved
+                    // work is keyed by the exercise's id, which a new setting would change.
+                    settings: Settings {
+                        fuzzer: Fuzzer::Classic,
+                        ..Settings::default()
+                    },
                 },
             }
         })

@@ -205,6 +205,7 @@ pub(crate) mod tests {
                 label_budget: 6,
                 committee: 4,
                 seed: 11,
+                ..Settings::default()
             },
         }
     }

@@ -26,6 +26,7 @@
 //! ```
 
 pub mod budget;
+pub mod choose;
 pub mod cost;
 pub mod diff;
 pub mod enumerate;
@@ -48,6 +49,7 @@ pub use cost::CostTable;
 pub use patch::{Change, Edit, EditKind, Patch, PatchError, RepairSource};
 pub use tests::{Expectation, LearnedOracle, RepairTest};
 
+use crate::active::FuzzConfig;
 use crate::corpus::AnswerExtractor;
 use crate::lang::{compile, Limits};
 use budget::Gate;
@@ -110,6 +112,9 @@ pub struct RepairConfig {
     pub max_donors: usize,
     /// Fuzzed inputs per plausible patch for validation. Default 100.
     pub validation_inputs: usize,
+    /// The fuzzer of validation inputs (and of the inputs that choose between patches):
+    /// its profile, ranges and what the program reads. Default [`FuzzConfig::default`].
+    pub fuzz: FuzzConfig,
     /// Fuzzed inputs the first plausible patch is validated on even after a stop request
     /// (the rest of its validation is cut short; later patches are then not validated).
     /// Default 10.
@@ -155,6 +160,7 @@ impl Default for RepairConfig {
             max_assigned_vars: 6,
             max_donors: 8,
             validation_inputs: 100,
+            fuzz: FuzzConfig::default(),
             min_validation_inputs: 10,
             max_validated: 40,
             max_ranked: 10,
@@ -387,13 +393,7 @@ pub fn repair_with_progress(
     config: &RepairConfig,
     progress: &mut dyn FnMut(&Progress) -> Control,
 ) -> RepairReport {
-    let mut report = RepairReport {
-        stop: StopReason::NothingToRepair,
-        patches: Vec::new(),
-        stats: RepairStats::default(),
-        suspicious: Vec::new(),
-        plausible: 0,
-    };
+    let mut report = empty_report();
     let program = match compile(source) {
         Ok(p) => p,
         Err(e) => {
@@ -430,12 +430,24 @@ pub fn repair_with_progress(
             Engine::Linear => run_linear(&src, &suite, sus, config, gate),
             Engine::Enumerate => enumerate::enumerate(&src, &suite, sus, config, gate),
             Engine::All => {
-                // Cheapest first: enumeration, then LRA synthesis, then GenProg, each only
-                // while nothing plausible has been found; all draw from one gate, so once
-                // it refuses the later engines return at once.
+                // Cheapest first: enumeration, then LRA synthesis while fewer than
+                // `max_plausible` patches are found (its conditions and expressions are
+                // ones enumeration has no template for, so the questions that choose
+                // between patches get them to compare), then GenProg while nothing is
+                // plausible; all draw from one gate, so once it refuses the later engines
+                // return at once.
                 let mut outcome = enumerate::enumerate(&src, &suite, sus, config, gate);
-                if outcome.plausible.is_empty() && gate.stopped().is_none() {
-                    outcome = run_linear(&src, &suite, sus, config, gate);
+                if outcome.plausible.len() < config.max_plausible && gate.stopped().is_none() {
+                    let linear = run_linear(&src, &suite, sus, config, gate);
+                    let found = outcome.plausible.len();
+                    for p in linear.plausible {
+                        if !outcome.plausible.contains(&p) {
+                            outcome.plausible.push(p);
+                        }
+                    }
+                    if found == 0 {
+                        outcome.stop = linear.stop;
+                    }
                 }
                 if outcome.plausible.is_empty() && gate.stopped().is_none() {
                     outcome = run_genetic(&src, &suite, sus, config, gate);
@@ -467,6 +479,17 @@ pub fn repair_with_progress(
         progress,
     );
     report
+}
+
+/// A report of no work yet (stop reason [`StopReason::NothingToRepair`]).
+pub(crate) fn empty_report() -> RepairReport {
+    RepairReport {
+        stop: StopReason::NothingToRepair,
+        patches: Vec::new(),
+        stats: RepairStats::default(),
+        suspicious: Vec::new(),
+        plausible: 0,
+    }
 }
 
 /// Engine 2 (GenProg, [`gp_program::genetic`]) as an engine outcome.
@@ -531,7 +554,7 @@ pub fn finish(
     if plausible.is_empty() {
         return Vec::new();
     }
-    let inputs = fuzz_inputs(suite, config.validation_inputs, config.seed);
+    let inputs = fuzz_inputs(suite, &config.fuzz, config.validation_inputs, config.seed);
     let mut original = Original {
         program: original,
         results: Vec::new(),

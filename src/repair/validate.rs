@@ -12,14 +12,31 @@ use crate::active::observe::Status;
 use crate::lang::ast::{visit_expr, BinaryOp, Expr, ExprKind, UnaryOp};
 use crate::lang::{Num, Program};
 
-/// `count` fresh inputs fuzzed around the tests' inputs (seeded, so runs replay).
-pub fn fuzz_inputs(suite: &TestSuite, count: usize, seed: u64) -> Vec<Vec<Num>> {
+/// `count` fresh inputs fuzzed around the tests' inputs with `config` (seeded, so runs
+/// replay).
+pub fn fuzz_inputs(
+    suite: &TestSuite,
+    config: &FuzzConfig,
+    count: usize,
+    seed: u64,
+) -> Vec<Vec<Num>> {
     let seeds: Vec<&[Num]> = suite.tests().iter().map(|t| &t.input[..]).collect();
+    fuzz_around(&seeds, config, count, seed)
+}
+
+/// `count` fresh inputs (none of the seeds) fuzzed with `config` around the seeds of the
+/// first seed's shape, fewer when the fuzzer finds no new one (seeded, so runs replay).
+pub fn fuzz_around(
+    seeds: &[&[Num]],
+    config: &FuzzConfig,
+    count: usize,
+    seed: u64,
+) -> Vec<Vec<Num>> {
     let Some(first) = seeds.first() else {
         return Vec::new();
     };
-    let mut fuzzer = Fuzzer::new(first, FuzzConfig::default());
-    for s in &seeds {
+    let mut fuzzer = Fuzzer::new(first, config.clone());
+    for s in seeds {
         fuzzer.mark_seen(s);
     }
     let same_shape: Vec<&[Num]> = seeds

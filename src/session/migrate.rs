@@ -22,6 +22,19 @@ pub fn migrate(value: Value) -> Result<Session, SessionError> {
             newest: CURRENT_VERSION,
         });
     }
-    // Version 1 is the current format: no upgrade steps yet.
+    let mut value = value;
+    if version == 1 {
+        value = v1_to_v2(value);
+    }
     serde_json::from_value(value).map_err(|e| SessionError::Json(e.to_string()))
+}
+
+/// Version 2 adds the fuzzer setting (absent: the classic fuzzer version 1 sessions were
+/// made with, so they replay as they were), the question budget and the answers to
+/// questions that choose between patches (absent: none): only the version changes.
+fn v1_to_v2(mut value: Value) -> Value {
+    if let Some(map) = value.as_object_mut() {
+        map.insert("version".into(), Value::from(2));
+    }
+    value
 }

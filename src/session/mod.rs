@@ -7,10 +7,12 @@
 //! the same seed and the same answers give the same generated tests and the same oracle.
 //! [`protocol`] is what the page and its worker say to each other.
 
+pub mod autopilot;
 pub mod codec;
 pub mod examples;
 pub mod migrate;
 pub mod protocol;
+pub mod repair_phase;
 pub mod replay;
 
 use serde::{Deserialize, Serialize};
@@ -20,8 +22,9 @@ pub use codec::{
 };
 pub use replay::{ReplayError, Replayer};
 
-/// The session format written today.
-pub const CURRENT_VERSION: u32 = 1;
+/// The session format written today (2: the fuzzer setting, questions that choose between
+/// patches and their answers).
+pub const CURRENT_VERSION: u32 = 2;
 
 /// Hard limits on what a session (from storage, a file or a link) may hold.
 pub mod limits {
@@ -41,6 +44,8 @@ pub mod limits {
     pub const MAX_LABEL_BUDGET: usize = 200;
     /// Largest committee size.
     pub const MAX_COMMITTEE: usize = 50;
+    /// Largest question budget for choosing between patches.
+    pub const MAX_QUESTIONS: usize = 50;
 }
 
 /// An inclusive range for one input position.
@@ -52,7 +57,54 @@ pub struct InputRange {
     pub max: f64,
 }
 
-/// The loop's settings as the user chose them.
+/// Which fuzzer makes the loop's candidate tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Fuzzer {
+    /// Around the failing input: small and large steps, sign flips, type limits, the
+    /// program's constants ([`crate::active::FuzzProfile::Neighbourhood`]).
+    #[default]
+    Neighbourhood,
+    /// Learn2fix's stacked operators ([`crate::active::FuzzProfile::Classic`]): what
+    /// sessions and exercises made before the setting existed were made with.
+    Classic,
+}
+
+impl Fuzzer {
+    /// The fuzzer of settings written without the field (before it existed).
+    fn unrecorded() -> Fuzzer {
+        Fuzzer::Classic
+    }
+
+    fn is_unrecorded(&self) -> bool {
+        *self == Fuzzer::unrecorded()
+    }
+
+    /// The active loop's fuzzer profile.
+    pub fn profile(self) -> crate::active::FuzzProfile {
+        match self {
+            Fuzzer::Neighbourhood => crate::active::FuzzProfile::Neighbourhood,
+            Fuzzer::Classic => crate::active::FuzzProfile::Classic,
+        }
+    }
+}
+
+/// The question budget of settings written without the field.
+fn default_questions() -> usize {
+    DEFAULT_QUESTIONS
+}
+
+fn is_default_questions(n: &usize) -> bool {
+    *n == DEFAULT_QUESTIONS
+}
+
+/// Questions that choose between patches, by default.
+pub const DEFAULT_QUESTIONS: usize = 5;
+
+/// The loop's settings as the user chose them. [`Settings::default`] is what the page,
+/// share links without other settings and `fixloop eval` use. Fields added later are
+/// left out of the JSON at the value older settings mean, so old sessions and exercises
+/// keep their JSON (and an exercise its id).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
     /// Questions asked before the loop stops.
@@ -61,6 +113,18 @@ pub struct Settings {
     pub committee: usize,
     /// Seed of all randomness (fuzzer and committee): the same seed replays the same.
     pub seed: u64,
+    /// The fuzzer (settings written before the field: [`Fuzzer::Classic`]).
+    #[serde(
+        default = "Fuzzer::unrecorded",
+        skip_serializing_if = "Fuzzer::is_unrecorded"
+    )]
+    pub fuzzer: Fuzzer,
+    /// Questions that choose between plausible patches, at most (0: none).
+    #[serde(
+        default = "default_questions",
+        skip_serializing_if = "is_default_questions"
+    )]
+    pub questions: usize,
 }
 
 impl Default for Settings {
@@ -69,6 +133,8 @@ impl Default for Settings {
             label_budget: 10,
             committee: 10,
             seed: 1,
+            fuzzer: Fuzzer::default(),
+            questions: DEFAULT_QUESTIONS,
         }
     }
 }
@@ -97,6 +163,17 @@ pub struct Answer {
     pub expected: Option<String>,
 }
 
+/// An answer to a question that chooses between patches ("for input 2 3 3 the patches
+/// print isosceles or equilateral: which is right?"), in the order given.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Choice {
+    /// The question's input as shown (space-separated numbers); replay checks it.
+    pub input: String,
+    /// The right output, chosen among the patches' or typed; `None`: skipped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<String>,
+}
+
 /// Everything a user did in the playground.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Session {
@@ -123,6 +200,14 @@ pub struct Session {
     /// The user pressed Stop before the budget was used up.
     #[serde(default)]
     pub stopped: bool,
+    /// Repair was asked for and not stopped (replay recomputes its patches and applies
+    /// the answers about them).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub repaired: bool,
+    /// Answers to the questions that choose between patches, in order (kept when a
+    /// repair is stopped; applied when it runs again).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<Choice>,
     /// The gallery example this session came from (Reset restores it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub example: Option<String>,
@@ -141,6 +226,8 @@ impl Session {
             started: false,
             answers: Vec::new(),
             stopped: false,
+            repaired: false,
+            choices: Vec::new(),
             example: None,
         }
     }
@@ -192,14 +279,36 @@ impl Session {
                 s.committee
             ));
         }
+        if s.questions > MAX_QUESTIONS {
+            return invalid(format!(
+                "question budget {} (0 to {MAX_QUESTIONS})",
+                s.questions
+            ));
+        }
         if self.answers.len() > MAX_ANSWERS {
             return invalid(format!(
                 "{} answers (at most {MAX_ANSWERS})",
                 self.answers.len()
             ));
         }
-        if !self.started && (!self.answers.is_empty() || self.stopped) {
+        if !self.started && (!self.answers.is_empty() || self.stopped || self.repaired) {
             return invalid("answers in a session that was never started".into());
+        }
+        if self.choices.len() > MAX_ANSWERS {
+            return invalid(format!(
+                "{} answers about patches (at most {MAX_ANSWERS})",
+                self.choices.len()
+            ));
+        }
+        for (i, c) in self.choices.iter().enumerate() {
+            let long = c.input.len() > MAX_TEXT_BYTES
+                || c.output.as_ref().is_some_and(|o| o.len() > MAX_TEXT_BYTES);
+            if long {
+                return invalid(format!(
+                    "answer {} about patches is longer than {MAX_TEXT_BYTES} bytes",
+                    i + 1
+                ));
+            }
         }
         for (i, a) in self.answers.iter().enumerate() {
             let long = a.input.len() > MAX_TEXT_BYTES

@@ -1,46 +1,10 @@
 //! Messages between the page and its Web Worker (JSON text over `postMessage`), and the views of the loop they carry.
 
-use super::replay::playground_limits;
+use super::repair_phase::RepairReplayer;
 use super::Session;
-use crate::active::num::format_input;
-use crate::compare::outputs_match;
 use crate::exercise::task::{ExerciseOutcome, ExerciseTask};
-use crate::lang::compile;
-use crate::repair::tests::repair_tests;
-use crate::repair::{
-    repair_with_progress, Control, Engine, Expectation, LearnedOracle, Progress, RepairConfig,
-    RepairTest,
-};
+use crate::repair::{Control, Progress};
 use serde::{Deserialize, Serialize};
-
-/// Each test's output before and after a patch, and whether the patched output meets
-/// the test's expectation.
-pub fn test_changes(before: &str, after: &str, tests: &[RepairTest]) -> Vec<TestChange> {
-    let (Ok(old), Ok(new)) = (compile(before), compile(after)) else {
-        return Vec::new();
-    };
-    let limits = playground_limits();
-    let out = |p: &crate::lang::Program, t: &RepairTest| {
-        String::from_utf8_lossy(&p.run_test(&t.input, &limits).stdout).into_owned()
-    };
-    tests
-        .iter()
-        .map(|t| {
-            let (b, a) = (out(&old, t), out(&new, t));
-            let passes = match &t.expect {
-                Expectation::Output(e) => outputs_match(&a, e),
-                Expectation::Bug => !outputs_match(&a, &b),
-                Expectation::NotBug => outputs_match(&a, &b),
-            };
-            TestChange {
-                input: format_input(&t.input),
-                before: b,
-                after: a,
-                passes,
-            }
-        })
-        .collect()
-}
 
 /// What the page asks the worker. Every request carries the whole session, so a fresh
 /// worker (after Stop or a crash) rebuilds its state by replay: the page's session is
@@ -54,7 +18,9 @@ pub enum WorkerRequest {
         /// The session as it is now.
         session: Session,
     },
-    /// Repair the session's program with its labelled tests.
+    /// Report the loop (as for Sync), then repair the session's program with its
+    /// labelled tests, apply its answers about patches and report the next question
+    /// that chooses between them.
     Repair {
         /// Echoed in every answer.
         id: u64,
@@ -97,14 +63,12 @@ pub enum WorkerResponse {
         /// Counters so far.
         progress: RepairProgress,
     },
-    /// Repair ended.
+    /// Repair ended (with the session's answers about patches applied).
     RepairDone {
         /// The request's id.
         id: u64,
-        /// Patches, best first.
-        patches: Vec<PatchView>,
-        /// Why it stopped, readable.
-        stop: String,
+        /// The patches, what is known about them, and the next question.
+        view: RepairView,
     },
     /// Exercise work done.
     Exercise {
@@ -116,6 +80,16 @@ pub enum WorkerResponse {
 }
 
 impl WorkerRequest {
+    /// What the page sends for a started `session`: Repair when it was repaired (the loop
+    /// view comes first), else Sync.
+    pub fn for_session(id: u64, session: Session) -> WorkerRequest {
+        if session.repaired {
+            WorkerRequest::Repair { id, session }
+        } else {
+            WorkerRequest::Sync { id, session }
+        }
+    }
+
     /// The message text.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
@@ -198,8 +172,13 @@ pub struct LoopView {
     pub generated: usize,
     /// The current oracle, readable.
     pub formula: String,
-    /// The oracle's variable names (`x1 .. xn`, `out`).
+    /// The oracle's variable names: the program's input names (or `x1 .. xn`), then the
+    /// output (`out`).
     pub vars: Vec<String>,
+    /// What output codes stand for (`2` = `invalid`, `-1000000001` = `timeout`), for the
+    /// codes the labelled tests have, by code.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub encoding: Vec<(i64, String)>,
     /// Labelled tests, the failing input first.
     pub points: Vec<PointView>,
 }
@@ -247,8 +226,54 @@ pub struct PatchView {
     pub validation: Option<f64>,
     /// Fuzzed inputs the validation ran (fewer than planned when Stop cut it short).
     pub validated_inputs: usize,
+    /// What was checked, in plain words ("passes all 11 labelled tests; on 100 fresh
+    /// inputs it agrees with the learned oracle on 98").
+    pub checks: String,
     /// Before and after per labelled test.
     pub changes: Vec<TestChange>,
+}
+
+/// One distinct answer the remaining patches give on a question's input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChoiceOptionView {
+    /// What they print.
+    pub output: String,
+    /// How their runs end (normal exit, timeout, runtime error).
+    pub status: String,
+    /// The patches (1-based, as listed) that print it.
+    pub patches: Vec<usize>,
+}
+
+/// A question that chooses between patches, as the page shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChoiceView {
+    /// The input, space-separated numbers.
+    pub input: String,
+    /// The question in words ("for input 2 3 3 the patches print ...").
+    pub text: String,
+    /// The distinct answers.
+    pub options: Vec<ChoiceOptionView>,
+}
+
+/// The repair phase as the page shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RepairView {
+    /// The patches still in the running, best first.
+    pub patches: Vec<PatchView>,
+    /// Why the latest search ended, readable.
+    pub stop: String,
+    /// What is known and what is still open, in plain words.
+    pub verdict: String,
+    /// The patches left print the same on every input checked: patch 1 is the fix found.
+    pub settled: bool,
+    /// The next question that chooses between patches.
+    pub choice: Option<ChoiceView>,
+    /// Questions answered.
+    pub questions_used: usize,
+    /// The question budget.
+    pub question_budget: usize,
+    /// Searches run (1 + those after answers ruled every patch out).
+    pub repairs: usize,
 }
 
 /// The worker's state and request handling (no web dependencies, so it is tested natively;
@@ -256,6 +281,7 @@ pub struct PatchView {
 #[derive(Default)]
 pub struct WorkerState {
     replayer: super::Replayer,
+    repairs: RepairReplayer,
 }
 
 impl WorkerState {
@@ -282,9 +308,19 @@ impl WorkerState {
         }
     }
 
-    /// Repairs the session's program against its labelled tests and learned oracle,
-    /// emitting progress (every 100 test executions or new plausible patch) and the patches.
+    /// Repairs the session's program against its labelled tests and learned oracle (or
+    /// reuses the last repair of the same session), applies its answers about patches,
+    /// emitting progress (every 100 test executions or new plausible patch) and the view.
     fn repair(&mut self, id: u64, session: &Session, emit: &mut dyn FnMut(WorkerResponse)) {
+        match self.replayer.view(session) {
+            Ok(view) => emit(WorkerResponse::Loop { id, view }),
+            Err(e) => {
+                return emit(WorkerResponse::Failed {
+                    id,
+                    message: e.to_string(),
+                })
+            }
+        }
         let active = match self.replayer.sync(session) {
             Ok(a) => a,
             Err(e) => {
@@ -294,65 +330,29 @@ impl WorkerState {
                 })
             }
         };
-        let tests = repair_tests(active.labelled());
-        let oracle = active.oracle().formula().map(|f| LearnedOracle {
-            formula: f.clone(),
-            encoder: active.runner().encoder().clone(),
-        });
-        let config = RepairConfig {
-            // Enumeration first, then linear synthesis and GenProg while nothing is
-            // plausible (the triangle's `a == b == c` needs a synthesised condition).
-            engine: Engine::All,
-            limits: playground_limits(),
-            seed: session.settings.seed,
-            max_plausible: 10,
-            max_validated: 10,
-            max_ranked: 5,
-            ..RepairConfig::default()
-        };
         let mut last = (0u64, 0usize);
-        let report = {
-            let mut hook = |p: &Progress| {
-                if p.test_executions >= last.0 + 100 || p.plausible != last.1 {
-                    last = (p.test_executions, p.plausible);
-                    emit(WorkerResponse::RepairProgress {
-                        id,
-                        progress: RepairProgress {
-                            candidates: p.candidates,
-                            executions: p.test_executions,
-                            plausible: p.plausible,
-                            best_cost: p.best_cost,
-                        },
-                    });
-                }
-                Control::Continue
-            };
-            repair_with_progress(
-                &session.program,
-                &tests,
-                oracle.as_ref(),
-                &config,
-                &mut hook,
-            )
+        let mut hook = |p: &Progress| {
+            if p.test_executions >= last.0 + 100 || p.plausible != last.1 {
+                last = (p.test_executions, p.plausible);
+                emit(WorkerResponse::RepairProgress {
+                    id,
+                    progress: RepairProgress {
+                        candidates: p.candidates,
+                        executions: p.test_executions,
+                        plausible: p.plausible,
+                        best_cost: p.best_cost,
+                    },
+                });
+            }
+            Control::Continue
         };
-        let patches = report
-            .patches
-            .iter()
-            .map(|p| PatchView {
-                diff: p.diff.clone(),
-                source: p.patched_source.clone(),
-                cost: p.cost,
-                passed: p.tests_passed,
-                total: p.tests_total,
-                validation: Some(p.validation),
-                validated_inputs: p.validated_inputs,
-                changes: test_changes(&session.program, &p.patched_source, &tests),
-            })
-            .collect();
-        emit(WorkerResponse::RepairDone {
-            id,
-            patches,
-            stop: report.stop.to_string(),
+        let view = self.repairs.view(session, active, &mut hook);
+        emit(match view {
+            Ok(view) => WorkerResponse::RepairDone { id, view },
+            Err(e) => WorkerResponse::Failed {
+                id,
+                message: e.to_string(),
+            },
         });
     }
 

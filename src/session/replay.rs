@@ -2,11 +2,15 @@
 
 use super::protocol::{LoopView, PointView, QueryView};
 use super::{Answer, Session, Verdict};
-use crate::active::formula::{variable_names, FormulaOracle};
+use crate::active::formula::FormulaOracle;
 use crate::active::num::{format_input, parse_input};
+use crate::active::observe::code_meaning;
 use crate::active::program::ProgramRunner;
-use crate::active::{ActiveConfig, ActiveLoop, AskReason, FuzzConfig, Label, Range, Status, Step};
+use crate::active::{
+    ActiveConfig, ActiveLoop, AskReason, FuzzConfig, Label, Num, Range, Status, Step,
+};
 use crate::corpus::AnswerExtractor;
+use crate::lang::inputs::program_inputs;
 use crate::lang::{compile, Limits, Shape, Undefined};
 
 /// The loop the playground runs.
@@ -47,6 +51,18 @@ pub enum ReplayError {
         /// What the loop asks (or "nothing: the loop ended").
         now: String,
     },
+    /// A recorded answer about patches does not match the question asked now.
+    #[error(
+        "answer {index} about patches does not replay: it was about input {recorded}, repair now asks {now}"
+    )]
+    ChoiceDiverged {
+        /// 1-based answer number (among the answers about patches).
+        index: usize,
+        /// Its recorded input.
+        recorded: String,
+        /// What is asked now (or "nothing: ...").
+        now: String,
+    },
 }
 
 /// Execution limits of programs in the playground (part of replay: keep them fixed).
@@ -74,10 +90,54 @@ pub fn active_config(session: &Session) -> ActiveConfig {
         committee: session.settings.committee,
         fuzz: FuzzConfig {
             ranges,
+            profile: session.settings.fuzzer.profile(),
             ..FuzzConfig::default()
         },
         ..ActiveConfig::default()
     }
+}
+
+/// Why a session should not start, for the user, beyond what [`fresh_loop`] refuses: an
+/// expected output a function-shaped program cannot return (it returns a number), an
+/// expected output the program already prints on the failing input (nothing to repair),
+/// or a failing input with fewer numbers than the program's straight-line reads take.
+pub fn start_problem(session: &Session) -> Option<String> {
+    let program = compile(&session.program).ok()?;
+    let failing = parse_input(&session.failing_input).filter(|v| !v.is_empty())?;
+    let expected = session
+        .expected_output
+        .as_deref()
+        .map(str::trim)
+        .filter(|e| !e.is_empty());
+    if let (Shape::Function { name, .. }, Some(e)) = (program.shape(), expected) {
+        if parse_input(e).is_none_or(|v| v.len() != 1) {
+            return Some(format!(
+                "{name} returns a number, so the expected output \"{e}\" can never be its answer: give a number, or leave it empty."
+            ));
+        }
+    }
+    let exec = program.run_test(&failing, &playground_limits());
+    let printed = String::from_utf8_lossy(&exec.stdout);
+    if let Some(e) = expected {
+        if exec.exited() && crate::compare::outputs_match(&printed, e) {
+            return Some(format!(
+                "On the failing input {} the program already prints the expected output \"{e}\": there is nothing to repair there. Give an input on which it goes wrong.",
+                session.failing_input.trim()
+            ));
+        }
+    }
+    if matches!(program.shape(), Shape::Main) {
+        let reads = program_inputs(&session.program, program.shape())
+            .slots
+            .len();
+        if reads > failing.len() {
+            return Some(format!(
+                "The program reads at least {reads} numbers, but the failing input has {}.",
+                failing.len()
+            ));
+        }
+    }
+    None
 }
 
 /// Builds the loop of a started session, before any answer.
@@ -98,15 +158,18 @@ pub fn fresh_loop(session: &Session) -> Result<PlaygroundLoop, ReplayError> {
             });
         }
     }
+    let inputs = program_inputs(&session.program, program.shape());
     let runner = ProgramRunner::new(program, playground_limits(), AnswerExtractor::WholeOutput);
     let expected = session
         .expected_output
         .clone()
         .filter(|e| !e.trim().is_empty());
+    let mut config = active_config(session);
+    config.fuzz.program = inputs.clone();
     Ok(ActiveLoop::new(
-        active_config(session),
+        config,
         runner,
-        FormulaOracle::new(),
+        FormulaOracle::new().with_input_names(inputs.names(failing.len())),
         &failing,
         expected,
         session.settings.seed,
@@ -201,7 +264,8 @@ impl Replayer {
     }
 }
 
-fn status_text(status: Status) -> &'static str {
+/// How a run ended, for the page.
+pub(crate) fn status_text(status: Status) -> &'static str {
     match status {
         Status::Normal => "normal exit",
         Status::Timeout => "timeout",
@@ -260,6 +324,18 @@ pub fn describe(active: &mut PlaygroundLoop, stopped_by_user: bool) -> LoopView 
         })
         .collect();
     let arity = points.first().map_or(1, |p| p.values.len());
+    let mut encoding: Vec<(i64, String)> = active
+        .labelled()
+        .iter()
+        .filter_map(
+            |t| match (t.observation.value, code_meaning(&t.observation)) {
+                (Num::Int(code), Some(meaning)) => Some((code, meaning)),
+                _ => None,
+            },
+        )
+        .collect();
+    encoding.sort();
+    encoding.dedup_by_key(|e| e.0);
     LoopView {
         query,
         finished,
@@ -267,7 +343,8 @@ pub fn describe(active: &mut PlaygroundLoop, stopped_by_user: bool) -> LoopView 
         label_budget: active.config().label_budget,
         generated: report.generated,
         formula: report.formula,
-        vars: variable_names(arity),
+        vars: active.oracle().names(arity),
+        encoding,
         points,
     }
 }

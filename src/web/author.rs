@@ -57,7 +57,7 @@ pub fn author_page(props: &AuthorProps) -> Html {
     let ranges = (0..arity).map(|i| {
         let r = d.ranges.get(i).copied().flatten();
         html! {
-            <RangeRow key={format!("author-{i}")} index={i}
+            <RangeRow key={format!("author-{i}")} index={i} name={format!("x{}", i + 1)}
                 min={r.map(|r| r.min.to_string()).unwrap_or_default()}
                 max={r.map(|r| r.max.to_string()).unwrap_or_default()}
                 disabled={false} onchange={props.onrange.clone()} />

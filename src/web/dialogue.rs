@@ -1,6 +1,6 @@
-//! The labelling dialogue: one generated test at a time with Bug / Not a bug / Skip / Stop, and the labels used of the budget.
+//! The dialogue: one generated test at a time with Bug / Not a bug / Skip / Stop and the labels used of the budget; after repair, the questions that choose between patches.
 
-use crate::session::protocol::LoopView;
+use crate::session::protocol::{ChoiceView, LoopView};
 use crate::session::Verdict;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -20,6 +20,78 @@ pub struct DialogueProps {
     pub onstop: Callback<()>,
     /// Back to editing.
     pub onedit: Callback<()>,
+    /// The pending question that chooses between patches (after repair).
+    #[prop_or_default]
+    pub choice: Option<ChoiceView>,
+    /// Questions about patches answered, and the budget.
+    #[prop_or_default]
+    pub questions: (usize, usize),
+    /// The answer to it: the right output, or `None` to skip.
+    #[prop_or_default]
+    pub onchoose: Callback<Option<String>>,
+}
+
+/// The question that chooses between patches: one button per distinct output, "None of
+/// these" with the right output typed, and Skip.
+#[derive(Properties, PartialEq)]
+struct ChoiceProps {
+    choice: ChoiceView,
+    questions: (usize, usize),
+    onchoose: Callback<Option<String>>,
+}
+
+#[function_component(ChoiceQuestion)]
+fn choice_question(props: &ChoiceProps) -> Html {
+    let other = use_state(String::new);
+    let on_other = {
+        let other = other.clone();
+        Callback::from(move |e: InputEvent| {
+            other.set(e.target_unchecked_into::<HtmlInputElement>().value())
+        })
+    };
+    let pick = |output: Option<String>| {
+        let (cb, other) = (props.onchoose.clone(), other.clone());
+        Callback::from(move |_: MouseEvent| {
+            other.set(String::new());
+            cb.emit(output.clone())
+        })
+    };
+    let typed = (*other).clone();
+    let c = &props.choice;
+    let who = |patches: &[usize]| match patches {
+        [] => "your program as it is".to_string(),
+        [p] => format!("patch {p}"),
+        ps => format!(
+            "patches {}",
+            ps.iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    html! {
+        <div class="query choice" data-choice-input={c.input.clone()} aria-live="polite">
+            <p class="budget" data-testid="questions">{ format!("Questions about patches: {} of {} answered", props.questions.0, props.questions.1) }</p>
+            <p class="question">
+                { "For input " }<code>{ &c.input }</code>{ " the patches print different answers. Which is right?" }
+            </p>
+            <div class="buttons options" role="group" aria-label="Which output is right">
+                { for c.options.iter().map(|o| html! {
+                    <button class="option" data-output={o.output.clone()} onclick={pick(Some(o.output.clone()))}>
+                        <pre class="stdout">{ if o.output.trim().is_empty() { "(nothing)" } else { o.output.trim_end() } }</pre>
+                        <span class="who">{ who(&o.patches) }{ if o.status == "normal exit" { String::new() } else { format!(" ({})", o.status) } }</span>
+                    </button>
+                }) }
+            </div>
+            <label for="right-output">{ "None of these: the right output is" }</label>
+            <input id="right-output" type="text" value={typed.clone()} oninput={on_other} />
+            <div class="buttons" role="group" aria-label="Other answers">
+                <button class="secondary none-of-these" disabled={typed.trim().is_empty()} onclick={pick(Some(typed.clone()))}>{ "None of these" }</button>
+                <button class="secondary skip" onclick={pick(None)}>{ "Skip" }</button>
+            </div>
+            <p class="hint">{ "Your answer becomes a test: patches that print something else are ruled out; if none is left, repair searches again." }</p>
+        </div>
+    }
 }
 
 /// The dialogue.
@@ -90,14 +162,19 @@ pub fn dialogue(props: &DialogueProps) -> Html {
                 </div>
             },
             (None, Some(reason)) => html! {
-                <p class="finished" data-testid="finished">{ format!("The loop has ended: {reason}. Press Repair, or edit the program to start again.") }</p>
+                <>
+                    <p class="finished" data-testid="finished">{ format!("The loop has ended: {reason}. Press Repair, or edit the program to start again.") }</p>
+                    if let Some(choice) = &props.choice {
+                        <ChoiceQuestion choice={choice.clone()} questions={props.questions} onchoose={props.onchoose.clone()} />
+                    }
+                </>
             },
             (None, None) => html! {},
         },
     };
     html! {
         <section class="panel dialogue" role="region" aria-label="Labelling">
-            <h2>{ "Labelling" }</h2>
+            <h2>{ "Questions" }</h2>
             { for progress }
             { body }
             <button class="link" onclick={edit}>{ "Edit program and settings (drops answers)" }</button>

@@ -99,6 +99,7 @@ fn initial_state() -> AppState {
     }
     state.error = error.clone();
     state.unreadable = unreadable;
+    state.resume_repair();
     if let Some(work) = work {
         let error = state.error.clone();
         state = (*Rc::new(state).reduce(Action::OpenExercise(Box::new(work), false))).clone();
@@ -209,6 +210,8 @@ fn unreadable_notice(u: &storage::Unreadable) -> Html {
 #[derive(Properties, PartialEq)]
 struct RangeProps {
     index: usize,
+    /// The input's name (the program's variable, or `x1`...).
+    name: String,
     min: String,
     max: String,
     disabled: bool,
@@ -236,13 +239,13 @@ fn range_row(p: &RangeProps) -> Html {
             cb.emit((i, a, b));
         })
     };
-    let n = p.index + 1;
+    let name = &p.name;
     html! {
         <div class="range-row">
-            <span>{ format!("x{n} from") }</span>
-            <input type="text" inputmode="decimal" aria-label={format!("x{n} minimum")} value={(*min).clone()} oninput={edit(true)} disabled={p.disabled} />
+            <span>{ format!("{name} from") }</span>
+            <input type="text" inputmode="decimal" aria-label={format!("{name} minimum")} value={(*min).clone()} oninput={edit(true)} disabled={p.disabled} />
             <span>{ "to" }</span>
-            <input type="text" inputmode="decimal" aria-label={format!("x{n} maximum")} value={(*max).clone()} oninput={edit(false)} disabled={p.disabled} />
+            <input type="text" inputmode="decimal" aria-label={format!("{name} maximum")} value={(*max).clone()} oninput={edit(false)} disabled={p.disabled} />
         </div>
     }
 }
@@ -260,9 +263,7 @@ fn on_worker_response(d: &UseReducerDispatcher<AppState>, response: WorkerRespon
         WorkerResponse::RepairProgress { progress, .. } => {
             d.dispatch(Action::RepairProgressed(progress))
         }
-        WorkerResponse::RepairDone { patches, stop, .. } => {
-            d.dispatch(Action::RepairFinished(patches, stop))
-        }
+        WorkerResponse::RepairDone { view, .. } => d.dispatch(Action::RepairFinished(view)),
         WorkerResponse::Exercise { outcome, .. } => match outcome {
             ExerciseOutcome::Report { purpose, report } => {
                 if purpose == ReportPurpose::Export {
@@ -308,12 +309,12 @@ fn app() -> Html {
                     d.dispatch(Action::Failed(e));
                 }
             }
+            // A repaired session (Repair pressed, an answer about patches, a reload or a
+            // link) also gets its patches and next question; the worker reuses its last
+            // repair of the same labels.
             if session.started {
                 let id = worker.next_id();
-                worker.send(&WorkerRequest::Sync {
-                    id,
-                    session: session.clone(),
-                });
+                worker.send(&WorkerRequest::for_session(id, session.clone()));
             }
         });
     }
@@ -439,15 +440,12 @@ fn app() -> Html {
         })
     };
     let on_repair = {
-        let (d, worker, session) = (dispatcher.clone(), worker.clone(), s.clone());
-        Callback::from(move |_| {
-            let id = worker.next_id();
-            worker.send(&WorkerRequest::Repair {
-                id,
-                session: session.clone(),
-            });
-            d.dispatch(Action::RepairStarted)
-        })
+        let d = dispatcher.clone();
+        Callback::from(move |_| d.dispatch(Action::RepairRequested))
+    };
+    let on_choose = {
+        let d = dispatcher.clone();
+        Callback::from(move |output: Option<String>| d.dispatch(Action::Choose(output)))
     };
     let on_stop_repair = {
         let (d, worker) = (dispatcher.clone(), worker.clone());
@@ -626,21 +624,45 @@ fn app() -> Html {
 
     let arity = s.failing_input.split_whitespace().count().min(8);
     let range_key = format!("{}-{}", s.example.as_deref().unwrap_or(""), s.started);
+    let input_names = use_memo((s.program.clone(), arity), |(program, arity)| {
+        crate::lang::compile(program)
+            .map(|p| crate::lang::inputs::program_inputs(program, p.shape()).names(*arity))
+            .unwrap_or_else(|_| (1..=*arity).map(|i| format!("x{i}")).collect())
+    });
+    let ranged: Vec<String> = (0..arity)
+        .filter_map(|i| {
+            let r = s.ranges.get(i).copied().flatten()?;
+            Some(format!("{} in {} .. {}", input_names[i], r.min, r.max))
+        })
+        .collect();
+    let fuzz_summary = if ranged.is_empty() {
+        "Questions come from inputs near the failing input, any value (set ranges to keep them in bounds).".to_string()
+    } else {
+        format!(
+            "Questions come from inputs near the failing input, kept in: {}.",
+            ranged.join(", ")
+        )
+    };
     let ranges = (0..arity).map(|i| {
         let r = s.ranges.get(i).copied().flatten();
         html! {
-            <RangeRow key={format!("{range_key}-{i}")} index={i}
+            <RangeRow key={format!("{range_key}-{i}")} index={i} name={input_names[i].clone()}
                 min={r.map(|r| r.min.to_string()).unwrap_or_default()}
                 max={r.map(|r| r.max.to_string()).unwrap_or_default()}
                 disabled={!editable} onchange={on_range.clone()} />
         }
     });
     let repairing = matches!(state.repair, RepairState::Running(_));
+    let repair_view = match &state.repair {
+        RepairState::Done(view) => Some(view),
+        _ => None,
+    };
     let loop_ended = state
         .view
         .as_ref()
         .is_some_and(|v| v.query.is_none() && v.finished.is_some());
-    let can_repair = s.started && !state.busy && state.view.is_some();
+    // A repaired session's patches are on screen (or on their way): nothing to restart.
+    let can_repair = s.started && !state.busy && state.view.is_some() && !s.repaired;
     let working = state.student.as_ref().and_then(|st| st.working);
     let current_exercise = state.student.as_ref().map(|st| st.exercise.id());
     let nav_button = |page: Page, label: &'static str| {
@@ -748,7 +770,8 @@ fn app() -> Html {
                         <label for="expected-output">{ "Expected output (optional)" }</label>
                         <input id="expected-output" type="text" value={s.expected_output.clone().unwrap_or_default()} oninput={field(Action::EditExpected)} readonly={!editable} />
                     </div>
-                    <details class="ranges">
+                    <p class="fuzz-summary" data-testid="fuzz-summary">{ fuzz_summary }</p>
+                    <details class="ranges" open={!ranged.is_empty()}>
                         <summary>{ "Input ranges (optional)" }</summary>
                         { for ranges }
                     </details>
@@ -770,7 +793,10 @@ fn app() -> Html {
                 }
                 if s.started {
                     <Dialogue view={state.view.clone()} busy={state.busy} repairing={repairing || working.is_some()}
-                        onanswer={on_answer} onstop={on_stop_loop} onedit={on_edit} />
+                        onanswer={on_answer} onstop={on_stop_loop} onedit={on_edit}
+                        choice={repair_view.and_then(|v| v.choice.clone())}
+                        questions={repair_view.map_or((0, s.settings.questions), |v| (v.questions_used, v.question_budget))}
+                        onchoose={on_choose} />
                     if let Some(view) = &state.view {
                         <OracleView view={view.clone()} axes={state.axes} onaxes={on_axes} />
                     }

@@ -24,6 +24,17 @@ pub struct OracleProps {
     pub onaxes: Callback<(usize, usize)>,
 }
 
+/// An axis end as a person reads it: a whole number where it is one (never `-0`),
+/// otherwise two decimals.
+fn axis_number(v: f64) -> String {
+    let r = v.round();
+    if (v - r).abs() < 1e-9 {
+        format!("{}", r as i64)
+    } else {
+        format!("{v:.2}")
+    }
+}
+
 fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for v in values.filter(|v| v.is_finite() && v.abs() < 1e12) {
@@ -33,8 +44,12 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     if !lo.is_finite() {
         return (0.0, 1.0);
     }
+    // Whole-number ends: integer data (the common case) gets labels such as `1 .. 11`.
     let span = (hi - lo).max(1.0);
-    (lo - span * 0.1 - 0.5, hi + span * 0.1 + 0.5)
+    (
+        (lo - span * 0.1 - 0.5).floor(),
+        (hi + span * 0.1 + 0.5).ceil(),
+    )
 }
 
 /// The Oracle region.
@@ -129,8 +144,8 @@ pub fn oracle_view(props: &OracleProps) -> Html {
                 <rect class="frame" x={PAD.to_string()} y={PAD.to_string()} width={(SIZE - 2.0 * PAD).to_string()} height={(SIZE - 2.0 * PAD).to_string()} />
                 { for shaded }
                 { for marks }
-                <text x={(SIZE / 2.0).to_string()} y={(SIZE - 6.0).to_string()} text-anchor="middle">{ format!("{} ({:.0} .. {:.0})", view.vars[ax], x0, x1) }</text>
-                <text x="10" y={(SIZE / 2.0).to_string()} text-anchor="middle" transform={format!("rotate(-90 10 {})", SIZE / 2.0)}>{ format!("{} ({:.0} .. {:.0})", view.vars[ay], y0, y1) }</text>
+                <text x={(SIZE / 2.0).to_string()} y={(SIZE - 6.0).to_string()} text-anchor="middle">{ format!("{} ({} .. {})", view.vars[ax], axis_number(x0), axis_number(x1)) }</text>
+                <text x="10" y={(SIZE / 2.0).to_string()} text-anchor="middle" transform={format!("rotate(-90 10 {})", SIZE / 2.0)}>{ format!("{} ({} .. {})", view.vars[ay], axis_number(y0), axis_number(y1)) }</text>
             </svg>
         }
     } else {
@@ -141,6 +156,11 @@ pub fn oracle_view(props: &OracleProps) -> Html {
             <h2>{ "Oracle" }</h2>
             <p>{ "Learned bug condition (true means \u{201c}bug\u{201d}):" }</p>
             <code class="formula" data-testid="formula">{ &view.formula }</code>
+            if !view.encoding.is_empty() {
+                <p class="encoding" data-testid="encoding">
+                    { format!("{}: {}", view.vars.last().map_or("out", String::as_str), view.encoding.iter().map(|(code, word)| format!("{code} = {word}")).collect::<Vec<_>>().join(", ")) }
+                </p>
+            }
             <div class="axes">
                 <label>{ "x axis " }<select onchange={select(0)}>{ options(ax) }</select></label>
                 <label>{ "y axis " }<select onchange={select(1)}>{ options(ay) }</select></label>

@@ -1,4 +1,4 @@
-//! The Patches region: Repair with progress and Stop, then patches as diffs with cost, tests passed, validation, Apply and before/after outputs.
+//! The Patches region: Repair with progress and Stop, then what is known about the patches in plain words and the patches as diffs with cost, what was checked, Apply and before/after outputs.
 
 use super::state::RepairState;
 use yew::prelude::*;
@@ -45,7 +45,7 @@ pub fn patches(props: &PatchesProps) -> Html {
             <p>{ "Repair searches for small changes that pass every labelled test." }</p>
         },
         RepairState::Stopped => {
-            html! { <p role="status">{ "Repair stopped. Your labels are kept." }</p> }
+            html! { <p role="status">{ "Repair stopped. Your labels and answers are kept; press Repair to go on." }</p> }
         }
         RepairState::Running(progress) => html! {
             <div class="repair-progress" aria-live="polite">
@@ -57,20 +57,22 @@ pub fn patches(props: &PatchesProps) -> Html {
                 <button class="secondary" onclick={stop}>{ "Stop" }</button>
             </div>
         },
-        RepairState::Done { patches, stop } => html! {
+        RepairState::Done(view) => html! {
             <>
-                <p role="status">{ format!("{} patch(es); search ended: {stop}", patches.len()) }</p>
+                <p role="status" class={classes!("verdict", view.settled.then_some("settled"))} data-testid="verdict">{ &view.verdict }</p>
+                <p class="meta">{ format!("{} patch(es) left; {} search(es); the last ended: {}", view.patches.len(), view.repairs, view.stop) }</p>
                 <ol class="patch-list">
-                    { for patches.iter().map(|p| {
+                    { for view.patches.iter().enumerate().map(|(i, p)| {
                         let apply = {
                             let (cb, src) = (props.onapply.clone(), p.source.clone());
                             Callback::from(move |_: MouseEvent| cb.emit(src.clone()))
                         };
+                        let the_fix = i == 0 && view.settled;
                         html! {
-                            <li class="patch" data-passed={p.passed.to_string()} data-total={p.total.to_string()}>
+                            <li class={classes!("patch", the_fix.then_some("the-fix"))} data-passed={p.passed.to_string()} data-total={p.total.to_string()}>
                                 <p class="meta">
-                                    { format!("cost {} · passes {} of {} labelled tests", p.cost, p.passed, p.total) }
-                                    { p.validation.map(|v| format!(" · oracle validation {:.0}% on {} fuzzed inputs", v * 100.0, p.validated_inputs)).unwrap_or_default() }
+                                    <strong>{ if the_fix { format!("Patch {} - the fix found", i + 1) } else { format!("Patch {}", i + 1) } }</strong>
+                                    { format!(" · cost {} · {}", p.cost, p.checks) }
                                 </p>
                                 <pre class="diff">{ for p.diff.lines().map(diff_line) }</pre>
                                 <button onclick={apply}>{ "Apply" }</button>
@@ -95,7 +97,7 @@ pub fn patches(props: &PatchesProps) -> Html {
     html! {
         <section class="panel patches" role="region" aria-label="Patches">
             <h2>{ "Patches" }</h2>
-            if !running {
+            if !running && !matches!(props.repair, RepairState::Done(_)) {
                 <button data-primary={props.primary.then_some("")} onclick={repair} disabled={!props.can_repair}>{ "Repair" }</button>
             }
             { body }

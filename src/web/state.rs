@@ -8,8 +8,8 @@ use crate::exercise::task::ReportPurpose;
 use crate::exercise::{Exercise, Report};
 use crate::lang::compile;
 use crate::session::examples;
-use crate::session::protocol::{LoopView, PatchView, RepairProgress};
-use crate::session::{Answer, InputRange, Session, Settings, Verdict};
+use crate::session::protocol::{LoopView, RepairProgress, RepairView};
+use crate::session::{Answer, Choice, InputRange, Session, Settings, Verdict};
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 use yew::Reducible;
@@ -21,13 +21,8 @@ pub enum RepairState {
     Idle,
     /// Running in the worker.
     Running(Option<RepairProgress>),
-    /// Finished with patches.
-    Done {
-        /// Best first.
-        patches: Vec<PatchView>,
-        /// Why it stopped.
-        stop: String,
-    },
+    /// Finished: the patches, what is known about them and the next question.
+    Done(RepairView),
     /// Stopped by the user.
     Stopped,
 }
@@ -274,12 +269,16 @@ pub enum Action {
     Replace(Session),
     /// A share link was made.
     Shared(String),
-    /// Repair started.
-    RepairStarted,
+    /// The user asks for repair (recorded in the session, so a reload or a link repairs
+    /// again; the labelling loop ends there).
+    RepairRequested,
     /// Repair progress.
     RepairProgressed(RepairProgress),
     /// Repair ended.
-    RepairFinished(Vec<PatchView>, String),
+    RepairFinished(RepairView),
+    /// Answer the question that chooses between patches: the right output, or `None`
+    /// to skip.
+    Choose(Option<String>),
     /// Repair stopped by the user.
     RepairStopped,
     /// Apply a patch: its program replaces the editor's (a new session round).
@@ -329,7 +328,7 @@ pub enum Action {
 impl AppState {
     /// The page at load: the saved session (or the first example).
     pub fn new(session: Session, theme: Theme) -> AppState {
-        AppState {
+        let mut state = AppState {
             session,
             view: None,
             busy: false,
@@ -346,7 +345,9 @@ impl AppState {
             class: ClassState::default(),
             worker_down: None,
             unreadable: Vec::new(),
-        }
+        };
+        state.resume_repair();
+        state
     }
 
     /// The first gallery exercise as a draft to edit.
@@ -432,6 +433,35 @@ impl AppState {
         let keep_busy = self.busy;
         self.reset_round();
         self.busy = keep_busy;
+        self.resume_repair();
+    }
+
+    /// Once the program is not its example's any more, the example's own fields (its
+    /// expected output and ranges, where unchanged) go with it and it is no longer marked:
+    /// a pasted program must not inherit "equilateral" or a 1..10 box.
+    fn leave_example_if_edited(&mut self) {
+        let Some(ex) = self.session.example.as_deref().and_then(examples::find) else {
+            return;
+        };
+        if self.session.program == ex.program {
+            return;
+        }
+        let fresh = ex.session();
+        if self.session.expected_output == fresh.expected_output {
+            self.session.expected_output = None;
+        }
+        if self.session.ranges == fresh.ranges {
+            self.session.ranges.clear();
+        }
+        self.session.example = None;
+    }
+
+    /// A session that was repaired repairs again (the worker is asked by the page's
+    /// effect): the patches and the questions about them come back after a reload.
+    pub fn resume_repair(&mut self) {
+        if self.session.started && self.session.repaired {
+            self.repair = RepairState::Running(None);
+        }
     }
 }
 
@@ -463,9 +493,10 @@ fn cannot_start(session: &Session) -> Option<String> {
         return Some(format!("The program does not compile:\n{e}"));
     }
     let input = crate::active::num::parse_input(&session.failing_input);
-    input
-        .is_none_or(|v| v.is_empty())
-        .then(|| "The failing input must be numbers separated by spaces, e.g. 2 2 2".into())
+    if input.is_none_or(|v| v.is_empty()) {
+        return Some("The failing input must be numbers separated by spaces, e.g. 2 2 2".into());
+    }
+    crate::session::replay::start_problem(session)
 }
 
 /// Reads the ranges' text boxes: a position's range is kept when both ends read as numbers.
@@ -493,7 +524,10 @@ impl Reducible for AppState {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut s = (*self).clone();
         match action {
-            Action::EditProgram(t) if s.editable() => s.session.program = t,
+            Action::EditProgram(t) if s.editable() => {
+                s.session.program = t;
+                s.leave_example_if_edited();
+            }
             Action::EditFailing(t) if s.editable() => s.session.failing_input = t,
             Action::EditExpected(t) if s.editable() => {
                 s.session.expected_output = Some(t).filter(|t| !t.is_empty())
@@ -517,6 +551,8 @@ impl Reducible for AppState {
                     s.session.started = true;
                     s.session.answers.clear();
                     s.session.stopped = false;
+                    s.session.repaired = false;
+                    s.session.choices.clear();
                     s.reset_round();
                     s.busy = true;
                 }
@@ -552,6 +588,8 @@ impl Reducible for AppState {
                 s.session.started = false;
                 s.session.answers.clear();
                 s.session.stopped = false;
+                s.session.repaired = false;
+                s.session.choices.clear();
                 s.reset_round();
             }
             Action::LoadExample(id) => {
@@ -601,14 +639,48 @@ impl Reducible for AppState {
             Action::RejectLink => s.pending_link = None,
             Action::Replace(session) => s.replace(session),
             Action::Shared(url) => s.share_url = Some(url),
-            Action::RepairStarted => s.repair = RepairState::Running(None),
+            Action::RepairRequested if s.session.started && !s.busy && !s.session.repaired => {
+                let pending = s.view.as_ref().is_some_and(|v| v.query.is_some());
+                // Repair ends the labelling: a question left open counts as stopped.
+                s.session.stopped |= pending;
+                s.session.repaired = true;
+                s.repair = RepairState::Running(None);
+            }
             Action::RepairProgressed(p) => {
                 if matches!(s.repair, RepairState::Running(_)) {
                     s.repair = RepairState::Running(Some(p));
                 }
             }
-            Action::RepairFinished(patches, stop) => s.repair = RepairState::Done { patches, stop },
-            Action::RepairStopped => s.repair = RepairState::Stopped,
+            Action::RepairFinished(view) => s.repair = RepairState::Done(view),
+            Action::Choose(output) => {
+                let RepairState::Done(view) = &s.repair else {
+                    return self;
+                };
+                let Some(choice) = &view.choice else {
+                    return self;
+                };
+                if s.session.choices.len() >= crate::session::limits::MAX_ANSWERS {
+                    return self;
+                }
+                s.session.choices.push(Choice {
+                    input: choice.input.clone(),
+                    output: output.filter(|o| !o.trim().is_empty()),
+                });
+                if let Err(e) = crate::session::encode_json_checked(&s.session) {
+                    s.session.choices.pop();
+                    s.error = Some(format!(
+                        "This answer was not recorded: the session could then not be saved ({e})."
+                    ));
+                    return Rc::new(s);
+                }
+                s.repair = RepairState::Running(None);
+            }
+            Action::RepairStopped => {
+                // A stopped repair is not replayed on reload; answers about patches stay
+                // for the next Repair.
+                s.session.repaired = false;
+                s.repair = RepairState::Stopped;
+            }
             Action::ApplyPatch(source) if s.student.is_some() => {
                 // A student's patch becomes the fix to check, not a new round.
                 if let Some(st) = &mut s.student {
@@ -623,6 +695,8 @@ impl Reducible for AppState {
                 next.started = false;
                 next.answers.clear();
                 next.stopped = false;
+                next.repaired = false;
+                next.choices.clear();
                 s.replace(next);
             }
             Action::SetTheme(t) => s.theme = t,
@@ -728,8 +802,10 @@ impl Reducible for AppState {
             Action::WorkerRestarting => {
                 s.drop_worker_jobs();
                 s.worker_down = None;
-                // The fresh worker replays the session; answers wait for it.
+                // The fresh worker replays the session (and repairs it again when it was
+                // repaired); answers wait for it.
                 s.busy = s.session.started;
+                s.resume_repair();
             }
             Action::KeepWaiting => s.worker_down = None,
             Action::DismissUnreadable => s.unreadable.clear(),

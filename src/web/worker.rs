@@ -285,7 +285,8 @@ impl WorkerLink {
     pub fn send(self: &Rc<Self>, request: &WorkerRequest) {
         let this = self;
         let text = request.to_json();
-        if let WorkerRequest::Sync { session, .. } = request {
+        if let WorkerRequest::Sync { session, .. } | WorkerRequest::Repair { session, .. } = request
+        {
             *this.last_sync.borrow_mut() = Some(session.clone());
         }
         if this.worker.borrow().is_none() {
@@ -303,8 +304,8 @@ impl WorkerLink {
     }
 
     /// Terminates the worker (whatever it is doing stops at once) and starts a fresh
-    /// one; with `resend` it gets the last Sync's session again (under a fresh id, so
-    /// its answer is current).
+    /// one; with `resend` it gets the last session sent again (under a fresh id, so its
+    /// answer is current; a repaired one is repaired again).
     pub fn restart(this: &Rc<WorkerLink>, resend: bool) {
         if let Some(worker) = this.worker.borrow_mut().take() {
             worker.terminate();
@@ -315,7 +316,7 @@ impl WorkerLink {
         let last = this.last_sync.borrow().clone();
         if let Some(session) = last.filter(|_| resend) {
             let id = this.next_id();
-            this.send(&WorkerRequest::Sync { id, session });
+            this.send(&WorkerRequest::for_session(id, session));
         }
     }
 

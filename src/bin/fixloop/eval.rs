@@ -9,11 +9,45 @@ use fixloop::active::{ActiveConfig, FuzzConfig, FuzzFuel};
 use fixloop::corpus::Subject;
 use fixloop::lang::Limits;
 use fixloop::oracle::LearnConfig;
+use fixloop::session::{Fuzzer, Settings};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
+
+/// The loop's fuzzer on the command line (see [`fixloop::session::Fuzzer`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FuzzerArg {
+    /// Around the failing input (the page's default).
+    Neighbourhood,
+    /// Learn2fix's stacked operators.
+    Classic,
+}
+
+impl From<Fuzzer> for FuzzerArg {
+    fn from(f: Fuzzer) -> FuzzerArg {
+        match f {
+            Fuzzer::Neighbourhood => FuzzerArg::Neighbourhood,
+            Fuzzer::Classic => FuzzerArg::Classic,
+        }
+    }
+}
+
+impl FuzzerArg {
+    /// The session setting.
+    pub fn setting(self) -> Fuzzer {
+        match self {
+            FuzzerArg::Neighbourhood => Fuzzer::Neighbourhood,
+            FuzzerArg::Classic => Fuzzer::Classic,
+        }
+    }
+
+    /// The active loop's fuzzer profile.
+    pub fn profile(self) -> fixloop::active::FuzzProfile {
+        self.setting().profile()
+    }
+}
 
 /// Arguments of `fixloop eval`.
 #[derive(Args, Debug)]
@@ -36,7 +70,7 @@ pub struct EvalArgs {
     #[arg(long)]
     pub csv: Option<PathBuf>,
     /// Committee size S (2S look-ahead oracles).
-    #[arg(long, default_value_t = ActiveConfig::default().committee)]
+    #[arg(long, default_value_t = Settings::default().committee)]
     pub committee: usize,
     /// Generation budget: candidate tests per run.
     #[arg(long, default_value_t = ActiveConfig::default().max_generated)]
@@ -64,6 +98,12 @@ pub struct EvalArgs {
     /// Also applies to `--repair --tests labels`.
     #[arg(long, default_value_t = FuzzConfig::default().single_position_share)]
     pub single_position_share: f64,
+    /// Fuzzer of the loop: `neighbourhood` (the page's default: steps around the failing
+    /// input, sign flips, type limits, the program's constants) or `classic` (Learn2fix's
+    /// stacked operators, the fuzzer of the figures before the neighbourhood fuzzer).
+    /// Also applies to `--repair --tests labels`.
+    #[arg(long, value_enum, default_value_t = FuzzerArg::from(Settings::default().fuzzer))]
+    pub fuzzer: FuzzerArg,
     /// Fuzzer of the loop: keep an input position non-negative when none of the subject's
     /// train tests (the problem statement's examples) has a negative value there, as a
     /// person would by giving ranges; by default inputs are unbounded, as in Learn2fix.
@@ -125,9 +165,16 @@ pub struct EvalArgs {
     /// strategies uniform, pm, ap, eps-greedy, ucb; credit avg, recency; reward raw, parent).
     #[arg(long)]
     pub selection: Option<String>,
-    /// With --repair: the repair engine (enum, gp, lra, all).
-    #[arg(long, value_enum, default_value = "enum")]
-    pub engine: crate::repair::EngineArg,
+    /// With --repair: the repair engine (enum, gp, lra, all); by default the page's
+    /// repair settings (every engine, at most 10 plausible patches ranked).
+    #[arg(long, value_enum)]
+    pub engine: Option<crate::repair::EngineArg>,
+    /// With --repair --tests labels: question budgets for choosing between plausible
+    /// patches, comma-separated (the golden program answers; one run reports the top
+    /// patch after each budget, since the questions asked do not depend on the budget).
+    /// 0 (the default): no questions.
+    #[arg(long, value_delimiter = ',', default_value = "0")]
+    pub questions: Vec<usize>,
 }
 
 /// The paper's Learn2fix medians on 552 Codeflaws subjects: (l, accuracy, conditional accuracy).
@@ -357,8 +404,11 @@ fn evaluate_all(
             return Vec::new();
         };
         let s = run_seed(seed, prepared.id(), run);
-        let (rows, cpu) =
-            with_cpu(|| prepared.run(config, run, s, || FormulaOracle::with_config(learn.clone())));
+        let (rows, cpu) = with_cpu(|| {
+            prepared.run(config, run, s, || {
+                FormulaOracle::with_config(learn.clone()).with_input_names(prepared.input_names())
+            })
+        });
         let total = {
             let mut c = flight
                 .cpu_seconds
@@ -460,6 +510,7 @@ pub fn active_config(args: &EvalArgs) -> ActiveConfig {
         spend_leftover_labels: !args.no_leftover_labels,
         fuzz: FuzzConfig {
             single_position_share: args.single_position_share,
+            profile: args.fuzzer.profile(),
             ..FuzzConfig::default()
         },
         ..ActiveConfig::default()
@@ -569,6 +620,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
             "leftover_labels": !args.no_leftover_labels,
             "label_undefined": args.label_undefined,
             "single_position_share": args.single_position_share,
+            "fuzzer": format!("{:?}", args.fuzzer).to_lowercase(),
             "ranges_from_train": args.ranges_from_train,
             "ranges_from_failing": args.ranges_from_failing,
             "threads": threads,

@@ -117,6 +117,7 @@ fn make(a: MakeArgs) -> ExitCode {
             label_budget: a.budget,
             committee: a.committee,
             seed: a.seed,
+            ..Settings::default()
         },
     };
     if let Err(e) = exercise.validate() {

@@ -2,6 +2,7 @@
 
 mod bench;
 mod corpus_check;
+mod demo;
 mod eval;
 mod exercise;
 mod fuzz;
@@ -54,6 +55,11 @@ enum Command {
     /// Prints executions and findings (panics, budget overruns, broken invariants, hangs),
     /// each with the seed that replays it (--replay SEED). Exit code 1 when anything was found.
     Fuzz(fuzz::FuzzArgs),
+    /// The playground's whole loop (fuzz, label, learn, repair) with the page's defaults,
+    /// every question answered by running a reference program.
+    ///
+    /// Exit codes: 0 a patch was found, 3 none, 1 bad input.
+    Demo(demo::DemoArgs),
     /// Classroom exercises: make a link, check a student's report.
     #[command(subcommand)]
     Exercise(exercise::ExerciseCommand),
@@ -86,6 +92,7 @@ fn main() -> ExitCode {
         Command::Eval(a) => eval::run(a),
         Command::Repair(a) => repair::main(a),
         Command::Fuzz(a) => fuzz::main(a),
+        Command::Demo(a) => demo::main(a),
         Command::Exercise(c) => exercise::main(c),
     }
 }

@@ -1,19 +1,23 @@
 //! `fixloop eval --repair`: repair over a corpus with the subjects' train tests or the active loop's labels; repairability, held-out pass rate of the top patch, speed.
 
 use crate::eval::{active_config, parallel_map, selected_files, thread_clock, EvalArgs};
-use crate::repair::{subject_tests, timed_repair};
+use crate::repair::subject_tests;
 use fixloop::active::eval::Stat;
 use fixloop::active::formula::FormulaOracle;
 use fixloop::active::num::parse_input;
 use fixloop::active::program::ProgramRunner;
 use fixloop::active::reference::ReferenceLabeller;
 use fixloop::active::{ActiveConfig, ActiveLoop, Labeller, Runner, Step};
+use fixloop::active::{FuzzConfig, Num};
 use fixloop::compare::outputs_match;
 use fixloop::corpus::AnswerExtractor;
 use fixloop::corpus::Subject;
+use fixloop::lang::inputs::program_inputs;
 use fixloop::lang::{compile, Limits};
+use fixloop::repair::choose::{ChoiceAnswer, ChooseConfig, ChooseStep, PatchChooser};
 use fixloop::repair::tests::repair_tests;
-use fixloop::repair::{Engine, LearnedOracle, RepairConfig, RepairTest};
+use fixloop::repair::{Control, Engine, LearnedOracle, Progress, RepairConfig, RepairTest};
+use fixloop::session::repair_phase::{page_repair_config, CHECKED_INPUTS};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -33,8 +37,13 @@ struct Row {
     engine_runs: u64,
     plain_runs: u64,
     stop: String,
-    /// Every ranked patch, best first, with its held-out pass rate.
+    /// Every ranked patch still in the running after the questions, best first, with
+    /// its held-out pass rate.
     patches: Vec<PatchRow>,
+    /// The top patch after each question budget.
+    snapshots: Vec<Snapshot>,
+    /// Searches run (1 + those after answers ruled every patch out).
+    repairs: usize,
 }
 
 /// One ranked patch of a subject.
@@ -87,6 +96,13 @@ impl Row {
             "test_executions": self.test_executions,
             "stop": self.stop,
             "top_not_correct": Cause::of(&self.patches).map(Cause::name),
+            "repairs": self.repairs,
+            "by_questions": self.snapshots.iter().map(|s| serde_json::json!({
+                "questions": s.questions,
+                "repaired": s.repaired,
+                "heldout_pass": s.heldout_pass,
+                "questions_used": s.questions_used,
+            })).collect::<Vec<_>>(),
             "patches": self.patches.iter().map(PatchRow::json).collect::<Vec<_>>(),
         })
     }
@@ -179,22 +195,23 @@ enum TestSource {
     },
 }
 
-/// Learn2fix before repair: runs the active loop on `subject` with the golden program as
-/// labeller and returns the labelled tests as repair tests and the learned oracle.
-fn active_loop_tests(
+/// What repair starts from: its tests, the learned oracle (with labels), the fuzzer of
+/// fresh inputs, and the golden program as the person who answers questions.
+struct Start {
+    tests: Vec<RepairTest>,
+    oracle: Option<LearnedOracle>,
+    fuzz: FuzzConfig,
+    golden: ReferenceLabeller,
+}
+
+/// The golden program as labeller of `subject` (told its first failing train test is a
+/// valid input), and that test with the golden answer on it.
+fn golden_labeller(
     subject: &Subject,
-    extractor: &AnswerExtractor,
-    limits: &Limits,
-    config: &ActiveConfig,
-    seed: u64,
+    buggy: &ProgramRunner,
+    runner: &dyn Fn(&str) -> Result<ProgramRunner, String>,
     label_undefined: bool,
-) -> Result<(Vec<RepairTest>, Option<LearnedOracle>), String> {
-    let runner = |source: &str| {
-        compile(source)
-            .map(|p| ProgramRunner::new(p, limits.clone(), extractor.clone()))
-            .map_err(|e| e.first_error())
-    };
-    let buggy = runner(&subject.buggy)?;
+) -> Result<(ReferenceLabeller, Vec<Num>, Option<String>), String> {
     let labeller =
         ReferenceLabeller::new(runner(&subject.golden)?).answering_undefined(label_undefined);
     let mut probe = buggy.clone();
@@ -206,32 +223,85 @@ fn active_loop_tests(
         .find(|input| labeller.judge(input, &probe.run(input)).bug)
         .ok_or("no failing train test to start the loop from")?;
     let expected = labeller.judge(&start, &probe.run(&start)).expected;
-    let mut labeller = labeller.knowing_valid(&start);
+    Ok((labeller.knowing_valid(&start), start, expected))
+}
+
+/// The tests, oracle, fuzzer and golden answerer of `subject` for `source`: Learn2fix
+/// before repair (the active loop with the golden program as labeller) for labels.
+fn prepare(
+    subject: &Subject,
+    extractor: &AnswerExtractor,
+    limits: &Limits,
+    source: &TestSource,
+) -> Result<Start, String> {
+    let runner = |source: &str| {
+        compile(source)
+            .map(|p| ProgramRunner::new(p, limits.clone(), extractor.clone()))
+            .map_err(|e| e.first_error())
+    };
+    let buggy = runner(&subject.buggy)?;
+    let inputs = program_inputs(&subject.buggy, buggy.program().shape());
+    let label_undefined = match source {
+        TestSource::Train => false,
+        TestSource::Labels {
+            label_undefined, ..
+        } => *label_undefined,
+    };
+    let (mut golden, start, expected) = golden_labeller(subject, &buggy, &runner, label_undefined)?;
+    let TestSource::Labels { config, seed, .. } = source else {
+        return Ok(Start {
+            tests: subject_tests(subject),
+            oracle: None,
+            fuzz: FuzzConfig {
+                program: inputs,
+                ..FuzzConfig::default()
+            },
+            golden,
+        });
+    };
+    let mut config = config.clone();
+    config.fuzz.program = inputs.clone();
+    let names = inputs.names(start.len());
     let mut lp = ActiveLoop::new(
         config.clone(),
         buggy,
-        FormulaOracle::new(),
+        FormulaOracle::new().with_input_names(names),
         &start,
         expected,
-        seed,
+        *seed,
     );
     while let Step::Ask(q) = lp.next_step() {
-        let label = labeller.label(&q);
+        let label = golden.label(&q);
         lp.settle(label);
     }
     let oracle = lp.oracle().formula().map(|f| LearnedOracle {
         formula: f.clone(),
         encoder: lp.runner().encoder().clone(),
     });
-    Ok((repair_tests(lp.labelled()), oracle))
+    Ok(Start {
+        tests: repair_tests(lp.labelled()),
+        oracle,
+        fuzz: config.fuzz,
+        golden,
+    })
+}
+
+/// The top patch after a question budget.
+#[derive(Clone, Copy, Default)]
+struct Snapshot {
+    questions: usize,
+    repaired: bool,
+    heldout_pass: f64,
+    questions_used: usize,
 }
 
 fn evaluate(
     path: &std::path::Path,
     bound: Duration,
     fuel: u64,
-    engine: Engine,
+    engine: Option<Engine>,
     source: &TestSource,
+    budgets: &[usize],
 ) -> Row {
     let mut row = Row {
         id: path.display().to_string(),
@@ -247,6 +317,8 @@ fn evaluate(
         plain_runs: 0,
         stop: String::new(),
         patches: Vec::new(),
+        snapshots: Vec::new(),
+        repairs: 0,
     };
     let subject = match std::fs::read_to_string(path)
         .map_err(|e| e.to_string())
@@ -274,47 +346,93 @@ fn evaluate(
         fuel,
         ..Limits::default()
     };
-    let (tests, oracle) = match source {
-        TestSource::Train => (subject_tests(&subject), None),
-        TestSource::Labels {
-            config,
-            seed,
-            label_undefined,
-        } => {
-            match active_loop_tests(
-                &subject,
-                &extractor,
-                &limits,
-                config,
-                *seed,
-                *label_undefined,
-            ) {
-                Ok(t) => t,
-                Err(e) => {
-                    row.skipped = Some(e);
-                    return row;
-                }
-            }
+    let start = match prepare(&subject, &extractor, &limits, source) {
+        Ok(s) => s,
+        Err(e) => {
+            row.skipped = Some(e);
+            return row;
         }
     };
-    let config = RepairConfig {
-        engine,
+    let mut config = RepairConfig {
         extractor: extractor.clone(),
         limits,
-        ..RepairConfig::default()
+        fuzz: start.fuzz.clone(),
+        ..page_repair_config()
+    };
+    if let Some(engine) = engine {
+        config.engine = engine;
+    }
+    let max_questions = budgets.iter().copied().max().unwrap_or(0);
+    let choose = ChooseConfig {
+        questions: max_questions,
+        inputs: CHECKED_INPUTS,
     };
     // The bound and the times are CPU time of this thread when the platform tells it
-    // (the machine is shared), else wall time.
+    // (the machine is shared), else wall time; the bound covers every search of the
+    // subject (the first and those after answers ruled every patch out).
     let wall = Instant::now();
     let clock = thread_clock(wall);
-    let (report, elapsed, first) = timed_repair(
+    let begin = clock();
+    let mut first = None;
+    let mut hook = |p: &Progress| {
+        let now = clock().saturating_sub(begin);
+        if p.plausible > 0 && first.is_none() {
+            first = Some(now);
+        }
+        if now > bound {
+            Control::Stop
+        } else {
+            Control::Continue
+        }
+    };
+    let heldout = |p: &fixloop::repair::RankedPatch| {
+        heldout_pass(&p.patched_source, &subject, &extractor, fuel)
+    };
+    let mut chooser = PatchChooser::start(
         &subject.buggy,
-        &tests,
-        oracle.as_ref(),
+        &start.tests,
+        start.oracle.as_ref(),
         &config,
-        bound,
-        &clock,
+        &choose,
+        &mut hook,
     );
+    let snapshot = |chooser: &PatchChooser, questions: usize| {
+        let top = chooser.patches().first().map(|p| heldout(p));
+        Snapshot {
+            questions,
+            repaired: top.is_some(),
+            heldout_pass: top.unwrap_or(0.0),
+            questions_used: chooser.questions_used(),
+        }
+    };
+    let mut snapshots: Vec<Snapshot> = Vec::new();
+    loop {
+        for &b in budgets {
+            if b == chooser.questions_used() && !snapshots.iter().any(|s| s.questions == b) {
+                snapshots.push(snapshot(&chooser, b));
+            }
+        }
+        let ChooseStep::Ask(question) = chooser.next() else {
+            break;
+        };
+        let answer = match start.golden.right_output(&question.input) {
+            Some(right) => ChoiceAnswer::Output(right),
+            None => ChoiceAnswer::Skip,
+        };
+        // The question is the pending one, so this cannot fail.
+        let _ = chooser.answer(&question.input, answer, &mut hook);
+    }
+    // Budgets the questions ended before: the final state.
+    for &b in budgets {
+        if !snapshots.iter().any(|s| s.questions == b) {
+            snapshots.push(snapshot(&chooser, b));
+        }
+    }
+    snapshots.sort_by_key(|s| s.questions);
+    row.snapshots = snapshots;
+    row.repairs = chooser.repairs();
+    let elapsed = clock().saturating_sub(begin);
+    let report = chooser.report();
     row.wall_ms = wall.elapsed().as_secs_f64() * 1e3;
     row.total_ms = elapsed.as_secs_f64() * 1e3;
     row.stop = report.stop.to_string();
@@ -327,13 +445,13 @@ fn evaluate(
         row.skipped = Some("the buggy program passes every train test".into());
         return row;
     }
-    if report.patches.is_empty() {
+    let patches = chooser.patches();
+    if patches.is_empty() {
         return row;
     }
     row.repaired = true;
     row.first_ms = first.map(|d| d.as_secs_f64() * 1e3);
-    row.patches = report
-        .patches
+    row.patches = patches
         .iter()
         .map(|p| PatchRow {
             cost: p.cost,
@@ -348,11 +466,69 @@ fn evaluate(
                 .map(|c| (c.node, c.first_line, c.last_line, c.kind.name()))
                 .collect(),
             edits: p.description.clone(),
-            heldout_pass: heldout_pass(&p.patched_source, &subject, &extractor, fuel),
+            heldout_pass: heldout(p),
         })
         .collect();
     row.heldout_pass = row.patches[0].heldout_pass;
     row
+}
+
+/// The figures of one question budget over the evaluated subjects.
+#[derive(Clone, Default)]
+struct QuestionRow {
+    questions: usize,
+    repaired: usize,
+    repairability: f64,
+    heldout_mean: f64,
+    correct_top: usize,
+    /// Share of evaluated subjects whose top patch passes every held-out test.
+    correct_top_share: f64,
+    questions_used_mean: f64,
+}
+
+impl QuestionRow {
+    fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "questions": self.questions,
+            "repaired": self.repaired,
+            "repairability": self.repairability,
+            "heldout_pass_mean": self.heldout_mean,
+            "correct_top": self.correct_top,
+            "correct_top_share": self.correct_top_share,
+            "questions_used_mean": self.questions_used_mean,
+        })
+    }
+}
+
+/// One [`QuestionRow`] per budget, ascending.
+fn question_rows(evaluated: &[&Row], budgets: &[usize]) -> Vec<QuestionRow> {
+    let mut budgets = budgets.to_vec();
+    budgets.sort_unstable();
+    budgets.dedup();
+    let n = evaluated.len().max(1) as f64;
+    budgets
+        .into_iter()
+        .map(|b| {
+            let snaps: Vec<Snapshot> = evaluated
+                .iter()
+                .filter_map(|r| r.snapshots.iter().find(|s| s.questions == b).copied())
+                .collect();
+            let repaired: Vec<&Snapshot> = snaps.iter().filter(|s| s.repaired).collect();
+            let correct = repaired.iter().filter(|s| s.heldout_pass >= 1.0).count();
+            QuestionRow {
+                questions: b,
+                repaired: repaired.len(),
+                repairability: repaired.len() as f64 / n,
+                heldout_mean: Stat::of(
+                    &repaired.iter().map(|s| s.heldout_pass).collect::<Vec<_>>(),
+                )
+                .mean,
+                correct_top: correct,
+                correct_top_share: correct as f64 / n,
+                questions_used_mean: snaps.iter().map(|s| s.questions_used as f64).sum::<f64>() / n,
+            }
+        })
+        .collect()
 }
 
 /// Runs `fixloop eval DIR --repair`.
@@ -389,7 +565,14 @@ pub fn run(args: EvalArgs) -> ExitCode {
     let bound = Duration::from_millis(args.repair_timeout_ms);
     let finished = AtomicUsize::new(0);
     let rows = parallel_map(files.len(), threads, |i| {
-        let r = evaluate(&files[i], bound, args.fuel, args.engine.into(), &source);
+        let r = evaluate(
+            &files[i],
+            bound,
+            args.fuel,
+            args.engine.map(Into::into),
+            &source,
+            &args.questions,
+        );
         let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
         eprintln!(
             "[{done}/{}] {} {} {:.0} ms{}",
@@ -448,6 +631,8 @@ pub fn run(args: EvalArgs) -> ExitCode {
         Cause::NothingBetter,
     ]
     .map(|c| (c.name(), cause_count(c)));
+    let by_questions = question_rows(&evaluated, &args.questions);
+    let last = by_questions.last().cloned().unwrap_or_default();
     let elapsed = started.elapsed().as_secs_f64();
     if args.json {
         let report = serde_json::json!({
@@ -471,6 +656,12 @@ pub fn run(args: EvalArgs) -> ExitCode {
             "time_s": elapsed,
             "skipped": rows.iter().filter_map(|r| r.skipped.as_ref().map(|w| serde_json::json!({"id": r.id, "reason": w}))).collect::<Vec<_>>(),
             "top_not_correct": cause_counts.iter().map(|(n, c)| (n.to_string(), serde_json::json!(c))).collect::<serde_json::Map<_, _>>(),
+            "questions": last.questions,
+            "questions_used_mean": last.questions_used_mean,
+            "correct_top": last.correct_top,
+            "correct_top_share": last.correct_top_share,
+            "repairs_mean": if evaluated.is_empty() { 0.0 } else { evaluated.iter().map(|r| r.repairs as f64).sum::<f64>() / evaluated.len() as f64 },
+            "by_questions": by_questions.iter().map(QuestionRow::json).collect::<Vec<_>>(),
             "per_subject": evaluated.iter().map(|r| r.json()).collect::<Vec<_>>(),
         });
         println!(
@@ -498,6 +689,20 @@ pub fn run(args: EvalArgs) -> ExitCode {
             execs,
             cpe
         );
+        println!("| questions | repaired | repairability | held-out mean | top passes all held-out | correct_top_share | questions used (mean) |");
+        println!("|---|---|---|---|---|---|---|");
+        for q in &by_questions {
+            println!(
+                "| {} | {} | {:.3} | {:.3} | {} | {:.3} | {:.2} |",
+                q.questions,
+                q.repaired,
+                q.repairability,
+                q.heldout_mean,
+                q.correct_top,
+                q.correct_top_share,
+                q.questions_used_mean
+            );
+        }
         println!(
             "top patch not correct on {} repaired subjects: {}",
             causes.len(),

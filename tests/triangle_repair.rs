@@ -1,0 +1,111 @@
+//! The flagship at the page's defaults: both forms of Learn2fix's triangle, from `2 2 2`, every question answered truthfully, end with the right patch on top (issue 34's bar).
+//!
+//! Heavy (20 whole loops with repairs): `#[ignore]`d, run in release by `scripts/test`.
+
+use fixloop::lang::{compile, Limits, Num};
+use fixloop::session::autopilot::{fly, reference_user, Flight};
+use fixloop::session::{Session, Settings};
+
+const MAIN_BUGGY: &str = r#"#include <stdio.h>
+
+int main(void) {
+    int a, b, c;
+    scanf("%d %d %d", &a, &b, &c);
+    if (a <= 0 || b <= 0 || c <= 0 || a >= b + c || b >= a + c || c >= a + b)
+        printf("invalid\n");
+    else if (a == b == c)
+        printf("equilateral\n");
+    else if (a == b || b == c || a == c)
+        printf("isosceles\n");
+    else
+        printf("scalene\n");
+    return 0;
+}
+"#;
+
+const FUNCTION_BUGGY: &str = "int classify(int a, int b, int c) {
+    if (a <= 0 || b <= 0 || c <= 0) return 4;
+    if (a >= b + c || b >= a + c || c >= a + b) return 4;
+    if (a == b == c) return 1;
+    if (a == b || b == c || a == c) return 2;
+    return 3;
+}
+";
+
+fn reference(buggy: &str) -> String {
+    buggy.replace("a == b == c", "a == b && b == c")
+}
+
+/// The page's session of `buggy` from `2 2 2` with `seed`, the reference answering.
+fn flight(buggy: &str, seed: u64) -> Flight {
+    let reference = reference(buggy);
+    let mut user = reference_user(&reference, "2 2 2").expect("reference compiles");
+    let mut session = Session::new(buggy, "2 2 2");
+    session.settings = Settings {
+        seed,
+        ..Settings::default()
+    };
+    session.expected_output = user.right_output(&[Num::Int(2); 3]);
+    fly(session, &mut user).expect("the loop runs")
+}
+
+/// Whether `patched` prints what the reference prints on every input of 1..10 cubed.
+fn agrees_on_the_grid(patched: &str, reference: &str) -> bool {
+    let (p, r) = (compile(patched).unwrap(), compile(reference).unwrap());
+    let limits = Limits::default();
+    (1..=10).all(|a| {
+        (1..=10).all(|b| {
+            (1..=10).all(|c| {
+                let input = [Num::Int(a), Num::Int(b), Num::Int(c)];
+                p.run_test(&input, &limits).stdout == r.run_test(&input, &limits).stdout
+            })
+        })
+    })
+}
+
+fn check_form(buggy: &str) {
+    let reference = reference(buggy);
+    let mut right = Vec::new();
+    for seed in 1..=10 {
+        let f = flight(buggy, seed);
+        let top = f.repair.patches.first().expect("a patch");
+        assert!(
+            f.formula.contains('a') || f.formula.contains('b') || f.formula.contains('c'),
+            "seed {seed}: the oracle names the program's variables: {}",
+            f.formula
+        );
+        assert!(!f.formula.contains("x1"), "seed {seed}: {}", f.formula);
+        assert!(
+            f.repair.questions_used <= Settings::default().questions,
+            "seed {seed}"
+        );
+        let added: Vec<&str> = top.diff.lines().filter(|l| l.starts_with("+ ")).collect();
+        assert!(
+            added
+                .iter()
+                .all(|l| !l.contains("- 0") && !l.contains("* 1")),
+            "seed {seed}: {added:?}"
+        );
+        if agrees_on_the_grid(&top.source, &reference) {
+            right.push(seed);
+        } else {
+            eprintln!(
+                "seed {seed}: wrong top patch {added:?} ({})",
+                f.repair.verdict
+            );
+        }
+    }
+    assert!(right.len() >= 9, "right on seeds {right:?}");
+}
+
+#[test]
+#[ignore]
+fn the_main_form_is_repaired_at_the_page_defaults() {
+    check_form(MAIN_BUGGY);
+}
+
+#[test]
+#[ignore]
+fn the_function_form_is_repaired_at_the_page_defaults() {
+    check_form(FUNCTION_BUGGY);
+}
