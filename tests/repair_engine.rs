@@ -3,7 +3,7 @@
 use fixloop::corpus::AnswerExtractor;
 use fixloop::lang::ast::StmtKind;
 use fixloop::lang::{compile, Limits};
-use fixloop::repair::enumerate::{candidates_at, split_classes};
+use fixloop::repair::enumerate::{batches_at, split_classes};
 use fixloop::repair::tests::{parse_tests, TestSuite};
 use fixloop::repair::{
     repair, repair_with_progress, Control, Engine, RepairConfig, RepairSource, StopReason,
@@ -32,7 +32,7 @@ fn equivalence_classes_match_brute_force() {
         if !matches!(kind, StmtKind::If { .. } | StmtKind::Expr(_)) {
             continue;
         }
-        let (batches, _plain) = candidates_at(&src, id, &config);
+        let (batches, _plain) = batches_at(&src, id, &config);
         for batch in &batches {
             checked_batches += 1;
             let all: Vec<usize> = (0..batch.patches.len()).collect();

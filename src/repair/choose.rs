@@ -195,6 +195,8 @@ pub struct Disagreement {
 /// Repair with questions that choose between its plausible patches; see the module docs.
 pub struct PatchChooser {
     source: String,
+    /// The program as it is (`None` when it does not compile).
+    program: Option<Program>,
     base: Vec<RepairTest>,
     oracle: Option<LearnedOracle>,
     repair: RepairConfig,
@@ -228,9 +230,11 @@ impl PatchChooser {
         config: &ChooseConfig,
         progress: &mut dyn FnMut(&Progress) -> Control,
     ) -> PatchChooser {
-        let limits = run_limits(source, tests, &repair.limits);
+        let program = compile(source).ok();
+        let limits = run_limits(program.as_ref(), tests, &repair.limits);
         let mut chooser = PatchChooser {
             source: source.to_string(),
+            program,
             base: tests.to_vec(),
             oracle: oracle.cloned(),
             repair: repair.clone(),
@@ -486,12 +490,12 @@ impl PatchChooser {
         let limits = &self.limits;
         let checked = &self.checked;
         self.confirmed = false;
-        self.original = match compile(&self.source) {
-            Ok(program) => checked
+        self.original = match &self.program {
+            Some(program) => checked
                 .iter()
-                .map(|input| run(&program, input, limits, extractor))
+                .map(|input| run(program, input, limits, extractor))
                 .collect(),
-            Err(_) => Vec::new(),
+            None => Vec::new(),
         };
         self.contenders = self
             .report
@@ -535,8 +539,8 @@ fn run(
 /// The limits of the patches' runs on checked inputs: `limits` with the fuel cut to 10x
 /// what the original program needs on the tests (at least 100 000), as repair's own
 /// test runs are, so a patch that loops does not hold up the questions.
-fn run_limits(source: &str, tests: &[RepairTest], limits: &Limits) -> Limits {
-    let steps = compile(source).map_or(0, |p| {
+fn run_limits(program: Option<&Program>, tests: &[RepairTest], limits: &Limits) -> Limits {
+    let steps = program.map_or(0, |p| {
         tests
             .iter()
             .map(|t| p.run_test(&t.input, limits).steps)

@@ -12,16 +12,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::budget::{Gate, Stop};
-use super::holeval::{eval_at_hole, kind_of, FRESH_ID};
+use super::candidates::{assign, candidates_at, expr_stmt, Site};
+use super::holeval::{eval_at_hole, kind_of};
 use super::localise::Suspicious;
-use super::mutate::{
-    assignment_values, bin, conditions, donors, int_lit, locations, mutations, path_to,
-    replace_node, var,
-};
+use super::mutate::int_lit;
 use super::patch::{Edit, EditKind, Patch, RepairSource};
 use super::tests::TestSuite;
 use super::RepairConfig;
-use crate::lang::ast::{BinaryOp, Expr, ExprKind, ScalarType, Span, Stmt, StmtKind};
+use crate::lang::ast::{Expr, ExprKind, ScalarType, StmtKind};
 use crate::lang::bytecode::{HoleSite, HoleVar};
 use crate::lang::types::Sc;
 use crate::lang::{compile, Execution, HoleHandler, NodeId, Program};
@@ -173,22 +171,6 @@ fn scalar_type_of(sc: Sc) -> ScalarType {
     }
 }
 
-fn expr_stmt(e: Expr) -> Stmt {
-    Stmt {
-        id: FRESH_ID,
-        span: Span::default(),
-        kind: StmtKind::Expr(e),
-    }
-}
-
-fn assign(target: &str, value: Expr) -> Expr {
-    super::mutate::fresh(ExprKind::Assign {
-        op: None,
-        lhs: Box::new(var(target)),
-        rhs: Box::new(value),
-    })
-}
-
 /// The candidate generator and runner of one repair.
 struct Enumerator<'a> {
     src: &'a RepairSource,
@@ -308,9 +290,11 @@ impl<'a> Enumerator<'a> {
             .unwrap_or_default()
     }
 
-    /// Generates every candidate at suspicious statement `stmt` (rank = its position).
-    /// Once the candidate cap is reached nothing more is admitted, so it returns before
-    /// the scaffolds and hole compilations (the costly part) of what it could not keep.
+    /// Generates every candidate at suspicious statement `stmt` (rank = its position)
+    /// from [`candidates::candidates_at`]: expression edits grouped by hole, guards and
+    /// inserted assignments on their scaffolds, the rest one by one. Once the candidate
+    /// cap is reached nothing more is admitted, so it returns before the scaffolds and
+    /// hole compilations (the costly part) of what it could not keep.
     fn generate_at(&mut self, rank: usize, stmt: NodeId) {
         if !self.room() {
             return;
@@ -334,52 +318,29 @@ impl<'a> Enumerator<'a> {
             .filter(|v| !(info.function == "main" && v.name == "argc"))
             .collect();
         let src = self.src;
-        // Expression modifications and condition refinement.
-        for (root_id, is_cond) in locations(self.src, &info) {
-            let Some(root) = self.src.expr(root_id).cloned() else {
-                continue;
-            };
+        let all = candidates_at(src, stmt, &scope, &self.constants, self.config);
+        let mut rest = all.into_iter().peekable();
+        // Expression edits, one location at a time: those without a hole first, then
+        // one batch per hole.
+        while let Some(root) = rest.peek().and_then(|c| match c.site {
+            Site::Expr { root, .. } | Site::Unevaluable { root } => Some(root),
+            _ => None,
+        }) {
             let mut groups: BTreeMap<NodeId, Vec<(Patch, Expr)>> = BTreeMap::new();
-            for m in mutations(&root, &scope, &self.constants) {
-                let patch = Patch::single(Edit::ReplaceExpr {
-                    target: m.target,
-                    with: m.with.clone(),
-                    kind: m.kind,
-                });
-                let path = path_to(&root, m.target).unwrap_or_default();
-                let hole = path.iter().find_map(|&a| {
-                    let a_expr = self.src.expr(a)?;
-                    let replaced = replace_node(a_expr, m.target, &m.with)?;
-                    let site = HoleSite {
-                        node: a,
-                        sc: Sc::I32,
-                        vars: scope.clone(),
-                    };
-                    kind_of(&replaced, &site).map(|_| (a, replaced))
-                });
-                match hole {
-                    Some((a, replaced)) => groups.entry(a).or_default().push((patch, replaced)),
-                    None => {
-                        if self.room() {
-                            if let Some(cost) = self.admit(&patch) {
-                                self.generated += 1;
-                                self.push(rank, Batch::Plain(patch), cost);
-                            }
-                        }
+            while let Some(c) = rest.next_if(|c| {
+                matches!(c.site, Site::Expr { root: r, .. } | Site::Unevaluable { root: r } if r == root)
+            }) {
+                match (c.site, c.at_hole) {
+                    (Site::Expr { hole, .. }, Some(e)) => {
+                        groups.entry(hole).or_default().push((Patch::single(c.edit), e))
                     }
-                }
-            }
-            if is_cond {
-                let group = groups.entry(root_id).or_default();
-                for b in conditions(&scope, &self.constants, self.config.max_conditions) {
-                    for op in [BinaryOp::LogAnd, BinaryOp::LogOr] {
-                        let with = bin(op, root.clone(), b.clone());
-                        let patch = Patch::single(Edit::ReplaceExpr {
-                            target: root_id,
-                            with: with.clone(),
-                            kind: EditKind::RefineCondition,
-                        });
-                        group.push((patch, with));
+                    _ => {
+                        if self.room() {
+                            let patch = Patch::single(c.edit);
+                            let cost = patch.cost(&self.config.costs);
+                            self.generated += 1;
+                            self.push(rank, Batch::Plain(patch), cost);
+                        }
                     }
                 }
             }
@@ -390,91 +351,54 @@ impl<'a> Enumerator<'a> {
                 self.add_hole_batch(rank, src.compile_with_hole(hole).ok(), cands);
             }
         }
-        let plain_stmt = !matches!(
-            info.stmt.kind,
-            StmtKind::Decl(_)
-                | StmtKind::Case { .. }
-                | StmtKind::Default { .. }
-                | StmtKind::Label { .. }
-                | StmtKind::Empty
-        );
-        if !plain_stmt || !self.room() {
+        if !self.room() {
             return;
         }
-        // Guards.
-        if let Some(program) = guard {
-            let cands = conditions(&scope, &self.constants, self.config.max_conditions)
-                .into_iter()
-                .map(|b| {
-                    let p = Patch::single(Edit::InsertGuard {
-                        target: stmt,
-                        cond: b.clone(),
-                    });
-                    (p, b)
-                })
-                .collect();
-            self.add_hole_batch(rank, Some(program), cands);
+        // Guards on the guard scaffold.
+        let guards: Vec<(Patch, Expr)> = std::iter::from_fn(|| {
+            rest.next_if(|c| c.site == Site::Guard)
+                .and_then(|c| Some((Patch::single(c.edit), c.at_hole?)))
+        })
+        .collect();
+        if let (Some(program), false) = (guard, guards.is_empty()) {
+            self.add_hole_batch(rank, Some(program), guards);
         }
-        // Inserted assignments, one scaffold per integer variable.
-        for v in scope
-            .iter()
-            .filter(|v| !matches!(v.sc, Sc::F32 | Sc::F64 | Sc::Ptr))
-            .take(self.config.max_assigned_vars)
-        {
+        // Inserted assignments, one scaffold per variable.
+        while let Some(Site::Assigned { var, sc }) = rest.peek().map(|c| c.site.clone()) {
+            let cands: Vec<(Patch, Expr)> = std::iter::from_fn(|| {
+                rest.next_if(|c| matches!(&c.site, Site::Assigned { var: v, .. } if *v == var))
+                    .and_then(|c| Some((Patch::single(c.edit), c.at_hole?)))
+            })
+            .collect();
             if !self.room() {
                 return;
             }
-            let ty = scalar_type_of(v.sc);
             let placeholder = Edit::InsertBefore {
                 target: stmt,
-                stmt: expr_stmt(assign(&v.name, int_lit(MARKER as i64, ty))),
+                stmt: expr_stmt(assign(&var, int_lit(MARKER as i64, scalar_type_of(sc)))),
                 kind: EditKind::InsertAssignment,
             };
-            let Some(program) = self.scaffold(placeholder) else {
-                continue;
-            };
-            let cands = assignment_values(&v.name, &scope, &self.constants)
-                .into_iter()
-                .map(|e| {
-                    let p = Patch::single(Edit::InsertBefore {
-                        target: stmt,
-                        stmt: expr_stmt(assign(&v.name, e.clone())),
-                        kind: EditKind::InsertAssignment,
-                    });
-                    (p, e)
-                })
-                .collect();
-            self.add_hole_batch(rank, Some(program), cands);
+            if let Some(program) = self.scaffold(placeholder) {
+                self.add_hole_batch(rank, Some(program), cands);
+            }
         }
         // Deletion and GenProg copies, one per execution.
-        let mut plain = vec![Patch::single(Edit::DeleteStmt { target: stmt })];
-        for d in donors(self.src, &info, self.config.max_donors) {
-            plain.push(Patch::single(Edit::InsertBefore {
-                target: stmt,
-                stmt: d.clone(),
-                kind: EditKind::InsertCopy,
-            }));
-            plain.push(Patch::single(Edit::ReplaceStmt {
-                target: stmt,
-                with: d,
-            }));
-        }
-        for p in plain {
+        for c in rest {
             if !self.room() {
                 break;
             }
-            if let Some(cost) = self.admit(&p) {
-                self.generated += 1;
-                self.push(rank, Batch::Plain(p), cost);
-            }
+            let patch = Patch::single(c.edit);
+            let cost = patch.cost(&self.config.costs);
+            self.generated += 1;
+            self.push(rank, Batch::Plain(patch), cost);
         }
     }
 }
 
 /// Every candidate engine 1 generates at statement `stmt` (within the budget, trusted
-/// lines and limits of `config`): hole batches (decided by test-equivalence) and plain
-/// patches (one execution each). Other engines can draw their mutations from here.
-pub fn candidates_at(
+/// lines and limits of `config`), as it batches them: hole batches (decided by
+/// test-equivalence) and plain patches (one execution each).
+pub fn batches_at(
     src: &RepairSource,
     stmt: NodeId,
     config: &RepairConfig,

@@ -5,26 +5,24 @@
 //! expression edits (operator, constant, variable, dropped operand, condition
 //! refinement, guard, inserted assignment). A mutation draws a suspicious statement with
 //! probability proportional to its fault-localisation score, lists the candidate edits
-//! of the operator's kind there (built from [`mutate`](super::mutate)'s generators and
-//! cached), and picks one; edits on trusted lines and variants over the cost budget are
+//! of the operator's kind there (the candidates engine 1 enumerates,
+//! [`candidates`](super::candidates), cached), and picks one; edits on trusted lines and variants over the cost budget are
 //! never proposed. Variants are applied to the original text, compiled and run on every
 //! test; results are cached by patched text, so a variant met twice costs nothing.
 
 use super::budget::Gate;
+use super::candidates;
 use super::cost::NEVER;
 use super::gp::{run_gp, Evaluation, GpConfig, GpProblem, GpReport};
 use super::localise::Suspicious;
-use super::mutate::{assignment_values, bin, conditions, donors, fresh, locations, mutations, var};
 use super::patch::{Edit, EditKind, Patch, RepairSource};
 use super::tests::TestSuite;
 use super::RepairConfig;
-use crate::lang::ast::{BinaryOp, ExprKind, Span, Stmt, StmtKind};
 use crate::lang::bytecode::HoleVar;
-use crate::lang::types::Sc;
 use crate::lang::{compile, NodeId};
 use rand::rngs::StdRng;
 use rand::RngExt;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// GenProg over the patch model; see the module docs. Every test execution and every
 /// variant evaluated is drawn from the repair's [`Gate`].
@@ -39,8 +37,8 @@ pub struct ProgramProblem<'a, 'g> {
     sites: Vec<(NodeId, f64)>,
     constants: Vec<i64>,
     candidates: HashMap<(NodeId, EditKind), Vec<Edit>>,
-    /// The scope at each statement (one hole compilation per statement, not per kind).
-    scopes: HashMap<NodeId, Vec<HoleVar>>,
+    /// Statements whose candidates are listed (one scope and one list per statement).
+    listed: HashSet<NodeId>,
     cache: HashMap<String, Evaluation>,
     negative: Vec<usize>,
     positive: Vec<usize>,
@@ -89,7 +87,7 @@ impl<'a, 'g> ProgramProblem<'a, 'g> {
             sites,
             constants: src.constants(),
             candidates: HashMap::new(),
-            scopes: HashMap::new(),
+            listed: HashSet::new(),
             cache: HashMap::new(),
             negative,
             positive,
@@ -112,28 +110,27 @@ impl<'a, 'g> ProgramProblem<'a, 'g> {
             .map(|&(id, _)| id)
     }
 
-    /// The candidate edits of `kind` at statement `stmt` (cached).
+    /// The candidate edits of `kind` at statement `stmt` ([`candidates::candidates_at`]
+    /// over the scope at its first own expression, once per statement; cached per kind).
     fn candidates_at(&mut self, stmt: NodeId, kind: EditKind) -> &[Edit] {
         if !self.candidates.contains_key(&(stmt, kind)) {
-            let needs_scope = !matches!(
-                kind,
-                EditKind::DeleteStatement | EditKind::InsertCopy | EditKind::ReplaceCopy
-            );
-            let scope = if needs_scope {
-                if !self.scopes.contains_key(&stmt) {
-                    let scope = self
-                        .src
-                        .stmt(stmt)
-                        .map(|info| self.scope_at(&info.own_exprs))
-                        .unwrap_or_default();
-                    self.scopes.insert(stmt, scope);
+            if !self.listed.contains(&stmt) {
+                let scope = self
+                    .src
+                    .stmt(stmt)
+                    .map(|info| self.scope_at(&info.own_exprs))
+                    .unwrap_or_default();
+                let all =
+                    candidates::candidates_at(self.src, stmt, &scope, &self.constants, self.config);
+                for c in all {
+                    self.candidates
+                        .entry((stmt, c.edit.kind()))
+                        .or_default()
+                        .push(c.edit);
                 }
-                self.scopes[&stmt].clone()
-            } else {
-                Vec::new()
-            };
-            let list = self.generate(stmt, kind, &scope);
-            self.candidates.insert((stmt, kind), list);
+                self.listed.insert(stmt);
+            }
+            self.candidates.entry((stmt, kind)).or_default();
         }
         &self.candidates[&(stmt, kind)]
     }
@@ -144,120 +141,6 @@ impl<'a, 'g> ProgramProblem<'a, 'g> {
         own.iter()
             .find_map(|&id| self.src.vars_at(id))
             .unwrap_or_default()
-    }
-
-    fn generate(&self, stmt: NodeId, kind: EditKind, scope: &[HoleVar]) -> Vec<Edit> {
-        let Some(info) = self.src.stmt(stmt) else {
-            return Vec::new();
-        };
-        let max = self.config.max_conditions;
-        let plain_stmt = !matches!(
-            info.stmt.kind,
-            StmtKind::Decl(_)
-                | StmtKind::Case { .. }
-                | StmtKind::Default { .. }
-                | StmtKind::Label { .. }
-                | StmtKind::Empty
-        );
-        let mut out = Vec::new();
-        match kind {
-            EditKind::ReplaceOperator
-            | EditKind::ReplaceConstant
-            | EditKind::ReplaceVariable
-            | EditKind::DropOperand => {
-                for (root, _) in locations(self.src, info) {
-                    let Some(e) = self.src.expr(root) else {
-                        continue;
-                    };
-                    out.extend(
-                        mutations(e, scope, &self.constants)
-                            .into_iter()
-                            .filter(|m| m.kind == kind)
-                            .map(|m| Edit::ReplaceExpr {
-                                target: m.target,
-                                with: m.with,
-                                kind,
-                            }),
-                    );
-                }
-            }
-            EditKind::RefineCondition => {
-                for (root, is_cond) in locations(self.src, info) {
-                    let Some(e) = self.src.expr(root).filter(|_| is_cond) else {
-                        continue;
-                    };
-                    for b in conditions(scope, &self.constants, max) {
-                        for op in [BinaryOp::LogAnd, BinaryOp::LogOr] {
-                            out.push(Edit::ReplaceExpr {
-                                target: root,
-                                with: bin(op, e.clone(), b.clone()),
-                                kind,
-                            });
-                        }
-                    }
-                }
-            }
-            EditKind::InsertGuard if plain_stmt => {
-                out.extend(
-                    conditions(scope, &self.constants, max)
-                        .into_iter()
-                        .map(|cond| Edit::InsertGuard { target: stmt, cond }),
-                );
-            }
-            EditKind::InsertAssignment if plain_stmt => {
-                for v in scope
-                    .iter()
-                    .filter(|v| !matches!(v.sc, Sc::F32 | Sc::F64 | Sc::Ptr))
-                    .take(self.config.max_assigned_vars)
-                {
-                    for value in assignment_values(&v.name, scope, &self.constants) {
-                        let assign = fresh(ExprKind::Assign {
-                            op: None,
-                            lhs: Box::new(var(&v.name)),
-                            rhs: Box::new(value),
-                        });
-                        out.push(Edit::InsertBefore {
-                            target: stmt,
-                            stmt: expr_stmt(assign),
-                            kind,
-                        });
-                    }
-                }
-            }
-            EditKind::DeleteStatement if plain_stmt => out.push(Edit::DeleteStmt { target: stmt }),
-            EditKind::InsertCopy if plain_stmt => {
-                out.extend(
-                    donors(self.src, info, self.config.max_donors)
-                        .into_iter()
-                        .map(|d| Edit::InsertBefore {
-                            target: stmt,
-                            stmt: d,
-                            kind,
-                        }),
-                );
-            }
-            EditKind::ReplaceCopy if plain_stmt => {
-                out.extend(
-                    donors(self.src, info, self.config.max_donors)
-                        .into_iter()
-                        .map(|with| Edit::ReplaceStmt { target: stmt, with }),
-                );
-            }
-            _ => {}
-        }
-        out.retain(|e| {
-            e.cost(&self.config.costs) <= self.config.budget
-                && self.src.check(e, &self.config.trusted_lines).is_ok()
-        });
-        out
-    }
-}
-
-fn expr_stmt(e: crate::lang::ast::Expr) -> Stmt {
-    Stmt {
-        id: super::holeval::FRESH_ID,
-        span: Span::default(),
-        kind: StmtKind::Expr(e),
     }
 }
 

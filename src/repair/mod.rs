@@ -26,6 +26,7 @@
 //! ```
 
 pub mod budget;
+pub mod candidates;
 pub mod choose;
 pub mod cost;
 pub mod diff;
@@ -394,17 +395,18 @@ pub fn repair_with_progress(
     progress: &mut dyn FnMut(&Progress) -> Control,
 ) -> RepairReport {
     let mut report = empty_report();
-    let program = match compile(source) {
-        Ok(p) => p,
-        Err(e) => {
-            report.stop = StopReason::DoesNotCompile(e.first_error());
-            return report;
-        }
-    };
+    // One parse: the patch model's index and the compiled original share its tree.
     let src = match RepairSource::new(source) {
         Ok(s) => s,
         Err(e) => {
             report.stop = StopReason::DoesNotCompile(e.to_string());
+            return report;
+        }
+    };
+    let program = match src.compile() {
+        Ok(p) => p,
+        Err(e) => {
+            report.stop = StopReason::DoesNotCompile(e.first_error());
             return report;
         }
     };

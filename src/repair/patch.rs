@@ -296,7 +296,7 @@ pub struct RepairSource {
 
 /// A source that does not parse.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("the program does not parse: {}", .0.first().map(|d| d.to_string()).unwrap_or_default())]
+#[error("{}", .0.iter().find(|d| d.is_error()).map(|d| d.to_string()).unwrap_or_default())]
 pub struct ParseFailed(pub Vec<Diagnostic>);
 
 impl RepairSource {
@@ -410,6 +410,11 @@ impl RepairSource {
     /// hole ([`crate::lang::compile_with_hole`]), from the parse tree already built.
     pub fn compile_with_hole(&self, hole: NodeId) -> Result<Program, CompileError> {
         compile_parsed(&self.tu, self.warnings.clone(), Some(hole))
+    }
+
+    /// The original program compiled from the parse tree kept here (no second parse).
+    pub fn compile(&self) -> Result<Program, CompileError> {
+        compile_parsed(&self.tu, self.warnings.clone(), None)
     }
 
     /// The scalar variables in scope at expression node `id` (`None` when it is not a

@@ -1,0 +1,155 @@
+// End-to-end: the flagship as a newcomer meets it: the triangle example at the page's defaults, every label and every question about patches answered truthfully, ends with the right patch on top; the questions survive reload and share links.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { serveDist, launchBrowser, screenshots, STEP, nextQuery, answer } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+/** The correct classifier, computed here from an input. */
+function triangle(input) {
+  const [a, b, c] = input.trim().split(/\s+/).map(Number);
+  if (a <= 0 || b <= 0 || c <= 0 || a >= b + c || b >= a + c || c >= a + b) return 'invalid';
+  if (a === b && b === c) return 'equilateral';
+  if (a === b || b === c || a === c) return 'isosceles';
+  return 'scalene';
+}
+
+/** Waits for repair to end; returns the pending question's input, or null when none. */
+async function nextChoice(page) {
+  await page.waitForFunction(() => !document.querySelector('.repair-progress')
+    && (document.querySelector('.query.choice') || document.querySelector('[data-testid=verdict]')), null, { timeout: 120000 });
+  const q = page.locator('.query.choice');
+  return (await q.count()) ? q.getAttribute('data-choice-input') : null;
+}
+
+/** Answers the pending question about patches with the right output. */
+async function answerChoice(page, right) {
+  const q = page.locator('.query.choice');
+  const input = await q.getAttribute('data-choice-input');
+  const want = right(input);
+  const outputs = await q.locator('button.option').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-output').trim()));
+  const at = outputs.indexOf(want);
+  if (at >= 0) {
+    await q.locator('button.option').nth(at).click();
+  } else {
+    await page.getByLabel('None of these: the right output is').fill(want);
+    await page.getByRole('button', { name: 'None of these' }).click();
+  }
+  await q.waitFor({ state: 'detached', timeout: STEP });
+  return input;
+}
+
+/** Whether a C condition, read as JavaScript, is the equilateral test on every side triple of 1..10. */
+function isEquilateralTest(cond) {
+  const f = new Function('a', 'b', 'c', `return Boolean(${cond});`);
+  for (let a = 1; a <= 10; a++) for (let b = 1; b <= 10; b++) for (let c = 1; c <= 10; c++) {
+    if (f(a, b, c) !== (a === b && b === c)) return false;
+  }
+  return true;
+}
+
+test('the triangle example with truthful answers ends with the right patch on top, as a person writes it', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Triangle (Learn2fix)' }).click();
+  assert.match(await page.getByTestId('fuzz-summary').textContent(), /near the failing input, any value/);
+  await page.getByRole('button', { name: 'Start' }).click();
+  while (await nextQuery(page)) await answer(page, triangle);
+  const oracle = page.getByRole('region', { name: 'Oracle' });
+  const formula = (await oracle.getByTestId('formula').textContent()).trim();
+  assert.doesNotMatch(formula, /x\d/, `the formula names the program's variables: ${formula}`);
+  assert.match(formula, /\b[abc]\b/, formula);
+  assert.match(await oracle.getByTestId('encoding').textContent(), /out: .*\d+ = (invalid|isosceles|scalene|equilateral)/);
+  const axes = await oracle.locator('svg text').allTextContents();
+  assert.ok(axes.every((t) => !/-0 \./.test(t)), `axes: ${axes}`);
+  await page.screenshot({ path: join(screenshots, 'choose-1-labelled.png'), fullPage: true });
+
+  const patches = page.getByRole('region', { name: 'Patches' });
+  await patches.getByRole('button', { name: 'Repair' }).click();
+  let asked = 0;
+  for (let input; (input = await nextChoice(page)); ) {
+    if (asked === 0) {
+      await page.screenshot({ path: join(screenshots, 'choose-2-question.png'), fullPage: true });
+      const text = await page.locator('.query.choice').textContent();
+      assert.match(text, new RegExp(`For input ${input}`), text);
+    }
+    await answerChoice(page, triangle);
+    asked += 1;
+    assert.ok(asked <= 5, 'within the question budget');
+  }
+  const verdict = await patches.getByTestId('verdict').textContent();
+  assert.match(verdict, /Patch 1 is the fix found/, verdict);
+  const top = patches.locator('.patch').first();
+  assert.match(await top.locator('.meta').textContent(), /the fix found/);
+  assert.match(await top.locator('.meta').textContent(), /passes all \d+ labelled tests; on \d+ fresh inputs it agrees with the learned oracle on \d+/);
+  const diff = await top.locator('.diff').textContent();
+  const added = diff.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++'));
+  assert.equal(added.length, 1, diff);
+  const cond = /else if \((.*)\)\s*$/.exec(added[0])?.[1];
+  assert.ok(cond, added[0]);
+  assert.doesNotMatch(cond, /- 0|\* 1|!!/, cond);
+  assert.ok(isEquilateralTest(cond), `the top patch's condition ${cond} is the equilateral test`);
+  assert.ok(cond.length <= 'a == b && b == c'.length + 2, `as simple as a == b && b == c: ${cond}`);
+  await page.screenshot({ path: join(screenshots, 'choose-3-fix.png'), fullPage: true });
+  await context.close();
+});
+
+test('a question about patches survives a reload and a share link exactly', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Triangle (Learn2fix)' }).click();
+  // Seeds differ in how many questions they need; find one that asks at least two.
+  let seed = 1;
+  for (;; seed++) {
+    assert.ok(seed <= 8, 'some seed asks two questions about patches');
+    await page.getByLabel('Seed').fill(String(seed));
+    await page.getByRole('button', { name: 'Start' }).click();
+    while (await nextQuery(page)) await answer(page, triangle);
+    await page.getByRole('region', { name: 'Patches' }).getByRole('button', { name: 'Repair' }).click();
+    let first = await nextChoice(page);
+    if (first) {
+      await answerChoice(page, triangle);
+      const second = await nextChoice(page);
+      if (second) break;
+    }
+    page.once('dialog', (d) => d.accept());
+    await page.getByRole('button', { name: 'Edit program and settings (drops answers)' }).click();
+    await page.getByRole('button', { name: 'Start' }).waitFor();
+  }
+  const pending = await page.locator('.query.choice').getAttribute('data-choice-input');
+  const options = await page.locator('.query.choice button.option').allTextContents();
+  const verdict = await page.getByTestId('verdict').textContent();
+  await page.reload();
+  assert.equal(await nextChoice(page), pending, 'the same question after reload');
+  assert.deepEqual(await page.locator('.query.choice button.option').allTextContents(), options);
+  assert.equal(await page.getByTestId('verdict').textContent(), verdict);
+  assert.match(await page.getByTestId('questions').textContent(), /1 of 5 answered/);
+
+  await page.getByRole('button', { name: 'Share' }).click();
+  const url = await page.locator('[data-share-url]').getAttribute('data-share-url');
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await other.goto(url);
+  assert.equal(await nextChoice(other), pending, 'the same question from the link');
+  assert.deepEqual(await other.locator('.query.choice button.option').allTextContents(), options);
+  assert.equal(await other.getByTestId('verdict').textContent(), verdict);
+  // Answered in the linked copy, it goes on to the same end as the original.
+  await answerChoice(other, triangle);
+  await answerChoice(page, triangle);
+  for (;;) {
+    const [a, b] = [await nextChoice(page), await nextChoice(other)];
+    assert.equal(a, b, 'the same next question in both');
+    if (!a) break;
+    await answerChoice(page, triangle);
+    await answerChoice(other, triangle);
+  }
+  assert.equal(await other.getByTestId('verdict').textContent(), await page.getByTestId('verdict').textContent());
+  assert.equal(await other.locator('.patch .diff').first().textContent(), await page.locator('.patch .diff').first().textContent());
+  await fresh.close();
+  await context.close();
+});
