@@ -106,6 +106,8 @@ pub struct WorkerLink {
     generation: Cell<u64>,
     /// The latest request has no final answer yet.
     awaiting: Cell<bool>,
+    /// The latest request is a Repair (its loop view is not its last answer).
+    awaiting_repair: Cell<bool>,
     /// When the worker was last heard from (or the awaited request was sent), in ms.
     last_heard: Cell<f64>,
     silent_reported: Cell<bool>,
@@ -135,6 +137,7 @@ impl WorkerLink {
             latest_id: Cell::new(0),
             generation: Cell::new(0),
             awaiting: Cell::new(false),
+            awaiting_repair: Cell::new(false),
             last_heard: Cell::new(now()),
             silent_reported: Cell::new(false),
             watchdog: RefCell::new(None),
@@ -269,7 +272,12 @@ impl WorkerLink {
         if response.id() < latest && !matches!(response, WorkerResponse::Failed { id: 0, .. }) {
             return;
         }
-        if response.id() == latest && !matches!(response, WorkerResponse::RepairProgress { .. }) {
+        let last_answer = match response {
+            WorkerResponse::RepairProgress { .. } => false,
+            WorkerResponse::Loop { .. } => !self.awaiting_repair.get(),
+            _ => true,
+        };
+        if response.id() == latest && last_answer {
             self.awaiting.set(false);
         }
         self.on_response.emit(response);
@@ -296,6 +304,8 @@ impl WorkerLink {
             this.last_heard.set(now());
         }
         this.awaiting.set(true);
+        this.awaiting_repair
+            .set(matches!(request, WorkerRequest::Repair { .. }));
         if this.ready.get() {
             this.post(&text);
         } else {

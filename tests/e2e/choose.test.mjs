@@ -38,7 +38,11 @@ async function answerChoice(page, right) {
     await page.getByLabel('None of these: the right output is').fill(want);
     await page.getByRole('button', { name: 'None of these' }).click();
   }
-  await q.waitFor({ state: 'detached', timeout: STEP });
+  // The question goes (repair runs again) or is replaced by the next one.
+  await page.waitForFunction((asked) => {
+    const now = document.querySelector('.query.choice');
+    return !now || now.getAttribute('data-choice-input') !== asked;
+  }, input, { timeout: STEP });
   return input;
 }
 
@@ -131,6 +135,7 @@ test('a question about patches survives a reload and a share link exactly', asyn
   assert.match(await page.getByTestId('questions').textContent(), /1 of 5 answered/);
 
   await page.getByRole('button', { name: 'Share' }).click();
+
   const url = await page.locator('[data-share-url]').getAttribute('data-share-url');
   const fresh = await browser.newContext();
   const other = await fresh.newPage();
