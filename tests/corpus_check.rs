@@ -28,7 +28,7 @@ fn check_corpus(name: &str) {
         ..Limits::default()
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let r = check_all(&subjects, &limits, &plain_runner, threads);
+    let r = check_all(&subjects, &limits, &plain_runner, None, threads);
     let shown: Vec<String> = r
         .disagreements
         .iter()

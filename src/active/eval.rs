@@ -464,12 +464,7 @@ impl Prepared {
 /// The seed of run `run` of subject `id` under base seed `seed` (stable across platforms).
 pub fn run_seed(seed: u64, id: &str, run: usize) -> u64 {
     // FNV-1a over the id, mixed with the base seed and the run number (splitmix64).
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in id.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    let mut z = h
+    let mut z = crate::fingerprint::fnv1a64(id.as_bytes())
         ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15)
         ^ (run as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

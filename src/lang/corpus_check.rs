@@ -6,8 +6,14 @@
 //! A run that does not exit normally (timeout, runtime error, limit) fails its test, like a
 //! crashed or killed binary. Tests whose recorded buggy output was unstable are skipped for the
 //! buggy program and counted separately. The library never reads a clock.
+//!
+//! With a [`GccRecord`] of what gcc's binaries printed, each run's exact stdout is also
+//! compared with gcc's ([`GccRun::agrees_with`]), so a wrong number on a test that fails
+//! either way counts as a disagreement. Runs that went through undefined behaviour of C
+//! ([`Execution::undefined`]) are counted apart in both figures: C allows any output.
 
 use crate::corpus::{AnswerExtractor, Subject, TestCase};
+use crate::lang::gcc_record::{GccRecord, GccRun};
 use crate::lang::{compile, Execution, Limits, Outcome, Program};
 
 /// Which program of a subject.
@@ -48,6 +54,70 @@ pub struct Disagreement {
     pub expected: String,
 }
 
+/// One run whose stdout is not exactly what gcc's binary printed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StdoutDisagreement {
+    /// Subject id.
+    pub subject: String,
+    /// Buggy or golden.
+    pub program: Which,
+    /// Test name.
+    pub test: String,
+    /// How gcc's run ended and what it printed (lossy UTF-8, at most 200 bytes).
+    pub gcc: String,
+    /// How our run ended and what it printed (the same way).
+    pub ours: String,
+    /// The undefined behaviour our run went through, if any (then counted apart).
+    pub undefined: Option<String>,
+}
+
+/// Exact-output agreement with gcc's recorded runs ([`GccRecord`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StdoutReport {
+    /// Runs compared (defined behaviour, stable gcc output, gcc's verdict as recorded).
+    pub compared: u64,
+    /// Of those, runs whose ending and stdout equal gcc's.
+    pub agree: u64,
+    /// Runs that went through undefined behaviour of C: counted apart.
+    pub undefined_compared: u64,
+    /// Of those, runs that equal gcc's all the same.
+    pub undefined_agree: u64,
+    /// Runs not compared because gcc's output was unstable (two recorded runs differ, or
+    /// the corpus marks the test unstable) or cut at the recorder's cap.
+    pub unstable: u64,
+    /// Runs whose subject is not in the record, changed since it was recorded, or whose
+    /// program gcc did not compile.
+    pub not_recorded: u64,
+    /// Runs not compared because the recorded gcc run's verdict is not the verdict the
+    /// corpus records (the record comes from another machine than the corpus verdicts).
+    pub gcc_verdict_differs: u64,
+    /// The disagreements, those counted apart included.
+    pub disagreements: Vec<StdoutDisagreement>,
+}
+
+impl StdoutReport {
+    /// Adds another report into this one.
+    pub fn merge(&mut self, o: StdoutReport) {
+        self.compared += o.compared;
+        self.agree += o.agree;
+        self.undefined_compared += o.undefined_compared;
+        self.undefined_agree += o.undefined_agree;
+        self.unstable += o.unstable;
+        self.not_recorded += o.not_recorded;
+        self.gcc_verdict_differs += o.gcc_verdict_differs;
+        self.disagreements.extend(o.disagreements);
+    }
+
+    /// `agree / compared` (1.0 when nothing was compared).
+    pub fn agreement(&self) -> f64 {
+        if self.compared == 0 {
+            1.0
+        } else {
+            self.agree as f64 / self.compared as f64
+        }
+    }
+}
+
 /// Results for one subject (and, summed, for a corpus).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
@@ -59,6 +129,11 @@ pub struct Report {
     pub compared: u64,
     /// Of those, runs whose verdict agrees with gcc.
     pub agree: u64,
+    /// Of the compared runs, those that went through undefined behaviour of C (they are
+    /// in `compared` too, as before undefined behaviour was noted).
+    pub undefined_compared: u64,
+    /// Of those, runs whose verdict agrees with gcc.
+    pub undefined_agree: u64,
     /// Runs skipped from the comparison because gcc's output was unstable.
     pub unstable_skipped: u64,
     /// Runs without a recorded gcc verdict (IntroClass golden programs).
@@ -79,6 +154,8 @@ pub struct Report {
     pub steps: u64,
     /// The disagreements.
     pub disagreements: Vec<Disagreement>,
+    /// Exact outputs against gcc's recorded runs (all zero without a record).
+    pub stdout: StdoutReport,
 }
 
 impl Report {
@@ -88,6 +165,8 @@ impl Report {
         self.executions += o.executions;
         self.compared += o.compared;
         self.agree += o.agree;
+        self.undefined_compared += o.undefined_compared;
+        self.undefined_agree += o.undefined_agree;
         self.unstable_skipped += o.unstable_skipped;
         self.unrecorded += o.unrecorded;
         self.unrecorded_pass += o.unrecorded_pass;
@@ -98,6 +177,7 @@ impl Report {
         self.panics += o.panics;
         self.steps += o.steps;
         self.disagreements.extend(o.disagreements);
+        self.stdout.merge(o.stdout);
     }
 
     /// `agree / compared` (1.0 when nothing was compared).
@@ -183,8 +263,60 @@ pub fn plain_runner(p: &Program, stdin: &[u8], limits: &Limits) -> Result<Execut
     Ok(p.run(stdin, limits))
 }
 
-/// Checks one subject: both programs on all train and held-out tests.
-pub fn check_subject(subject: &Subject, limits: &Limits, run: &Runner) -> Report {
+/// Lossy UTF-8 of at most 200 bytes of `out`.
+fn shown(out: &[u8]) -> String {
+    String::from_utf8_lossy(&out[..out.len().min(200)]).into_owned()
+}
+
+/// Compares our run `ours` of `test` with gcc's recorded run of it (exact outputs).
+#[allow(clippy::too_many_arguments)]
+fn compare_stdout(
+    r: &mut StdoutReport,
+    subject: &Subject,
+    extractor: &AnswerExtractor,
+    which: Which,
+    test: &TestCase,
+    recorded: Option<bool>,
+    unstable_in_corpus: bool,
+    gcc: &GccRun,
+    ours: &Execution,
+) {
+    if unstable_in_corpus || !gcc.stable || gcc.truncated {
+        r.unstable += 1;
+        return;
+    }
+    if recorded.is_some_and(|v| v != passes(subject, extractor, test, &gcc.as_execution())) {
+        r.gcc_verdict_differs += 1;
+        return;
+    }
+    let agree = gcc.agrees_with(ours);
+    if ours.undefined.is_some() {
+        r.undefined_compared += 1;
+        r.undefined_agree += u64::from(agree);
+    } else {
+        r.compared += 1;
+        r.agree += u64::from(agree);
+    }
+    if !agree {
+        r.disagreements.push(StdoutDisagreement {
+            subject: subject.id.clone(),
+            program: which,
+            test: test.name.clone(),
+            gcc: format!("{}: {:?}", gcc.end, shown(&gcc.stdout)),
+            ours: format!("{}: {:?}", ours.outcome, shown(&ours.stdout)),
+            undefined: ours.undefined.map(|u| u.to_string()),
+        });
+    }
+}
+
+/// Checks one subject: both programs on all train and held-out tests, against gcc's
+/// recorded verdicts and, given `gcc`, against its recorded outputs.
+pub fn check_subject(
+    subject: &Subject,
+    limits: &Limits,
+    run: &Runner,
+    gcc: Option<&GccRecord>,
+) -> Report {
     let mut r = Report {
         subjects: 1,
         ..Report::default()
@@ -210,6 +342,11 @@ pub fn check_subject(subject: &Subject, limits: &Limits, run: &Runner) -> Report
             Which::Buggy => t.buggy_passes,
             Which::Golden => t.golden_passes,
         };
+        let gcc_runs = gcc.map(|g| g.runs(subject, which));
+        if let Some(Err(_)) = &gcc_runs {
+            r.stdout.not_recorded += subject.all_tests().count() as u64;
+        }
+        let gcc_runs = gcc_runs.and_then(Result::ok);
         let program = match compile(source) {
             Ok(p) => p,
             Err(e) => {
@@ -222,7 +359,7 @@ pub fn check_subject(subject: &Subject, limits: &Limits, run: &Runner) -> Report
                 continue;
             }
         };
-        for test in subject.all_tests() {
+        for (index, test) in subject.all_tests().enumerate() {
             let exec = match run(&program, test.input.as_bytes(), limits) {
                 Ok(e) => e,
                 Err(msg) => {
@@ -250,6 +387,19 @@ pub fn check_subject(subject: &Subject, limits: &Limits, run: &Runner) -> Report
             let ours = passes(subject, &extractor, test, &exec);
             let skip = which == Which::Buggy
                 && (test.buggy_output_stable == Some(false) || unstable.contains(&test.name));
+            if let Some(gcc) = gcc_runs.as_ref().and_then(|g| g.get(index)) {
+                compare_stdout(
+                    &mut r.stdout,
+                    subject,
+                    &extractor,
+                    which,
+                    test,
+                    recorded(test),
+                    skip,
+                    gcc,
+                    &exec,
+                );
+            }
             match recorded(test) {
                 _ if skip => r.unstable_skipped += 1,
                 None => {
@@ -258,18 +408,20 @@ pub fn check_subject(subject: &Subject, limits: &Limits, run: &Runner) -> Report
                 }
                 Some(gcc) => {
                     r.compared += 1;
+                    if exec.undefined.is_some() {
+                        r.undefined_compared += 1;
+                        r.undefined_agree += u64::from(gcc == ours);
+                    }
                     if gcc == ours {
                         r.agree += 1;
                     } else {
-                        let mut out = exec.stdout.clone();
-                        out.truncate(200);
                         r.disagreements.push(Disagreement {
                             subject: subject.id.clone(),
                             program: which,
                             test: test.name.clone(),
                             gcc_passes: gcc,
                             outcome: exec.outcome.to_string(),
-                            stdout: String::from_utf8_lossy(&out).into_owned(),
+                            stdout: shown(&exec.stdout),
                             expected: test.output.clone(),
                         });
                     }
@@ -281,7 +433,13 @@ pub fn check_subject(subject: &Subject, limits: &Limits, run: &Runner) -> Report
 }
 
 /// Checks many subjects on `threads` threads (subjects are split round-robin).
-pub fn check_all(subjects: &[Subject], limits: &Limits, run: &Runner, threads: usize) -> Report {
+pub fn check_all(
+    subjects: &[Subject],
+    limits: &Limits,
+    run: &Runner,
+    gcc: Option<&GccRecord>,
+    threads: usize,
+) -> Report {
     let threads = threads.max(1);
     let mut total = Report::default();
     std::thread::scope(|s| {
@@ -290,7 +448,7 @@ pub fn check_all(subjects: &[Subject], limits: &Limits, run: &Runner, threads: u
                 s.spawn(move || {
                     let mut r = Report::default();
                     for subj in subjects.iter().skip(t).step_by(threads) {
-                        r.merge(check_subject(subj, limits, run));
+                        r.merge(check_subject(subj, limits, run, gcc));
                     }
                     r
                 })
@@ -305,6 +463,9 @@ pub fn check_all(subjects: &[Subject], limits: &Limits, run: &Runner, threads: u
         }
     });
     total.disagreements.sort_by(|a, b| {
+        (&a.subject, a.program.name(), &a.test).cmp(&(&b.subject, b.program.name(), &b.test))
+    });
+    total.stdout.disagreements.sort_by(|a, b| {
         (&a.subject, a.program.name(), &a.test).cmp(&(&b.subject, b.program.name(), &b.test))
     });
     total

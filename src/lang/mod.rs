@@ -35,6 +35,7 @@ pub mod compile;
 pub mod corpus_check;
 pub mod diag;
 pub mod format;
+pub mod gcc_record;
 pub mod lexer;
 pub mod parser;
 pub mod prefix;

@@ -7,6 +7,7 @@ mod exercise;
 mod fuzz;
 mod gp_eval;
 mod learn;
+mod record_gcc;
 mod repair;
 mod repair_eval;
 mod run;
@@ -61,8 +62,12 @@ enum Command {
 
 #[derive(Subcommand)]
 enum CorpusCommand {
-    /// Run buggy and golden programs of every subject on all tests and compare with gcc's verdicts.
+    /// Run buggy and golden programs of every subject on all tests and compare with gcc's
+    /// verdicts and, where a record of gcc's runs has them, its exact outputs.
     Check(corpus_check::CheckArgs),
+    /// Build every subject's programs with gcc, run them on all tests and record exact
+    /// outputs for `corpus check` (native only).
+    RecordGcc(record_gcc::RecordArgs),
 }
 
 #[derive(Subcommand)]
@@ -76,6 +81,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Run(a) => run::main(a),
         Command::Corpus(CorpusCommand::Check(a)) => corpus_check::main(a),
+        Command::Corpus(CorpusCommand::RecordGcc(a)) => record_gcc::main(a),
         Command::Learn(args) => learn::run(args),
         Command::Bench(BenchCommand::Exec(a)) => bench::main(a),
         Command::Eval(a) if a.repair && a.selection.is_some() => {
