@@ -1,7 +1,10 @@
 //! `fixloop eval --repair`: repair over a corpus with the subjects' train tests or the active loop's labels; repairability, held-out pass rate of the top patch, speed.
 
-use crate::eval::{active_config, parallel_map, selected_files, thread_clock, EvalArgs};
+use crate::eval::{
+    active_config, parallel_map, selected_files, thread_clock, thread_count, EvalArgs, Timing,
+};
 use crate::repair::{subject_tests, timed_repair};
+use crate::shard;
 use fixloop::active::eval::Stat;
 use fixloop::active::formula::FormulaOracle;
 use fixloop::active::num::parse_input;
@@ -14,12 +17,14 @@ use fixloop::corpus::Subject;
 use fixloop::lang::{compile, Limits};
 use fixloop::repair::tests::repair_tests;
 use fixloop::repair::{Engine, LearnedOracle, RepairConfig, RepairTest};
+use serde::{Deserialize, Serialize};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// One subject's repair result.
-struct Row {
+/// One subject's repair result (a shard's partial report carries these).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Row {
     id: String,
     /// `None`: skipped (with the reason).
     skipped: Option<String>,
@@ -38,6 +43,7 @@ struct Row {
 }
 
 /// One ranked patch of a subject.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct PatchRow {
     cost: u32,
     validation: f64,
@@ -46,7 +52,7 @@ struct PatchRow {
     behaviour_change: f64,
     agreement: f64,
     /// `(node, first line, last line, edit kind)` per edit.
-    changed: Vec<(u32, u32, u32, &'static str)>,
+    changed: Vec<(u32, u32, u32, String)>,
     edits: Vec<String>,
     heldout_pass: f64,
 }
@@ -75,20 +81,24 @@ impl PatchRow {
 }
 
 impl Row {
-    /// The subject's line in `--json`'s `per_subject`, every ranked patch listed.
-    fn json(&self) -> serde_json::Value {
-        serde_json::json!({
+    /// The subject's line in `--json`'s `per_subject`, every ranked patch listed; its
+    /// times (`first_patch_ms`, `cpu_ms`, `wall_ms`) only with `timing`.
+    fn json(&self, timing: bool) -> serde_json::Value {
+        let mut v = serde_json::json!({
             "id": self.id,
             "repaired": self.repaired,
             "heldout_pass": self.heldout_pass,
-            "first_patch_ms": self.first_ms,
-            "cpu_ms": self.total_ms,
-            "wall_ms": self.wall_ms,
             "test_executions": self.test_executions,
             "stop": self.stop,
             "top_not_correct": Cause::of(&self.patches).map(Cause::name),
             "patches": self.patches.iter().map(PatchRow::json).collect::<Vec<_>>(),
-        })
+        });
+        if let (true, Some(m)) = (timing, v.as_object_mut()) {
+            m.insert("first_patch_ms".into(), serde_json::json!(self.first_ms));
+            m.insert("cpu_ms".into(), self.total_ms.into());
+            m.insert("wall_ms".into(), self.wall_ms.into());
+        }
+        v
     }
 }
 
@@ -345,7 +355,7 @@ fn evaluate(
             changed: p
                 .changed
                 .iter()
-                .map(|c| (c.node, c.first_line, c.last_line, c.kind.name()))
+                .map(|c| (c.node, c.first_line, c.last_line, c.kind.name().to_string()))
                 .collect(),
             edits: p.description.clone(),
             heldout_pass: heldout_pass(&p.patched_source, &subject, &extractor, fuel),
@@ -383,17 +393,54 @@ pub fn run(args: EvalArgs) -> ExitCode {
         Ok(f) => f,
         Err(code) => return code,
     };
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let bound = Duration::from_millis(args.repair_timeout_ms);
+    let threads = thread_count(&args);
+    // 0: no time bound, only the count bounds (the result does not depend on the clock).
+    let bound = match args.repair_timeout_ms {
+        0 => Duration::MAX,
+        ms => Duration::from_millis(ms),
+    };
+    let own: Vec<usize> = match args.shard {
+        None => (0..files.len()).collect(),
+        Some(spec) => {
+            let limits = Limits {
+                fuel: args.fuel,
+                ..Limits::default()
+            };
+            let assignment = shard::mine(&files, spec, &limits, threads);
+            let own = (0..files.len())
+                .filter(|&i| assignment[i] == spec.index)
+                .collect();
+            let provenance = shard::provenance("repair", &args, &files, assignment, spec.count);
+            return print_partial(provenance, spec, own, threads, started, |own| {
+                repair_all(own, &files, bound, &args, &source, threads)
+            });
+        }
+    };
+    let rows = repair_all(&own, &files, bound, &args, &source, threads);
+    let timing = Timing {
+        threads,
+        wall_s: started.elapsed().as_secs_f64(),
+    };
+    report(&args, &rows, Some(timing))
+}
+
+/// Repairs the subjects `own` (indices into `files`) on `threads` threads; rows in
+/// `own`'s order.
+fn repair_all(
+    own: &[usize],
+    files: &[std::path::PathBuf],
+    bound: Duration,
+    args: &EvalArgs,
+    source: &TestSource,
+    threads: usize,
+) -> Vec<Row> {
     let finished = AtomicUsize::new(0);
-    let rows = parallel_map(files.len(), threads, |i| {
-        let r = evaluate(&files[i], bound, args.fuel, args.engine.into(), &source);
+    parallel_map(own.len(), threads, |k| {
+        let r = evaluate(&files[own[k]], bound, args.fuel, args.engine.into(), source);
         let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
         eprintln!(
             "[{done}/{}] {} {} {:.0} ms{}",
-            files.len(),
+            own.len(),
             r.id,
             if r.skipped.is_some() {
                 "skipped"
@@ -410,7 +457,36 @@ pub fn run(args: EvalArgs) -> ExitCode {
             }
         );
         r
-    });
+    })
+}
+
+/// Prints the partial report of `spec`'s shard: the subjects `own`, evaluated by `work`.
+fn print_partial(
+    provenance: shard::Provenance,
+    spec: shard::ShardSpec,
+    own: Vec<usize>,
+    threads: usize,
+    started: Instant,
+    work: impl FnOnce(&[usize]) -> Vec<Row>,
+) -> ExitCode {
+    let rows = work(&own);
+    println!(
+        "{}",
+        shard::partial_json(
+            provenance,
+            spec,
+            threads,
+            started.elapsed().as_secs_f64(),
+            own.into_iter().zip(rows).collect(),
+        )
+    );
+    ExitCode::SUCCESS
+}
+
+/// Prints the report of a repair evaluation (one run's, or the merged parts') from every
+/// subject's row in file order; `timing` is shown unless `--no-timing`.
+pub fn report(args: &EvalArgs, rows: &[Row], timing: Option<Timing>) -> ExitCode {
+    let timing = timing.filter(|_| !args.no_timing);
     let evaluated: Vec<&Row> = rows.iter().filter(|r| r.skipped.is_none()).collect();
     let repaired: Vec<&Row> = evaluated.iter().copied().filter(|r| r.repaired).collect();
     let heldout = Stat::of(&repaired.iter().map(|r| r.heldout_pass).collect::<Vec<_>>());
@@ -448,53 +524,62 @@ pub fn run(args: EvalArgs) -> ExitCode {
         Cause::NothingBetter,
     ]
     .map(|c| (c.name(), cause_count(c)));
-    let elapsed = started.elapsed().as_secs_f64();
     if args.json {
-        let report = serde_json::json!({
+        let mut report = serde_json::json!({
             "dir": args.dir.display().to_string(),
             "tests": args.tests,
             "leftover_labels": !args.no_leftover_labels,
-            "subjects": files.len(),
+            "subjects": rows.len(),
             "evaluated": evaluated.len(),
             "repaired": repaired.len(),
             "repairability": repairability,
             "heldout_pass_mean": heldout.mean,
             "heldout_pass_median": heldout.median,
             "heldout_all_pass": full_heldout,
-            "first_patch_ms_median": first.median,
-            "first_patch_ms_mean": first.mean,
             "test_executions": execs,
             "test_executions_mean": if evaluated.is_empty() { 0.0 } else { execs as f64 / evaluated.len() as f64 },
             "candidates_per_execution": cpe,
-            "time_basis": "thread CPU time (Linux schedstat), wall time elsewhere",
-            "threads": threads,
-            "time_s": elapsed,
             "skipped": rows.iter().filter_map(|r| r.skipped.as_ref().map(|w| serde_json::json!({"id": r.id, "reason": w}))).collect::<Vec<_>>(),
             "top_not_correct": cause_counts.iter().map(|(n, c)| (n.to_string(), serde_json::json!(c))).collect::<serde_json::Map<_, _>>(),
-            "per_subject": evaluated.iter().map(|r| r.json()).collect::<Vec<_>>(),
+            "per_subject": evaluated.iter().map(|r| r.json(timing.is_some())).collect::<Vec<_>>(),
         });
+        if let (Some(t), Some(m)) = (timing, report.as_object_mut()) {
+            m.insert("first_patch_ms_median".into(), first.median.into());
+            m.insert("first_patch_ms_mean".into(), first.mean.into());
+            m.insert(
+                "time_basis".into(),
+                "thread CPU time (Linux schedstat), wall time elsewhere".into(),
+            );
+            m.insert("threads".into(), t.threads.into());
+            m.insert("time_s".into(), t.wall_s.into());
+        }
         println!(
             "{}",
             serde_json::to_string_pretty(&report).unwrap_or_default()
         );
     } else {
         println!(
-            "{} subjects, {} evaluated, {} skipped; {} thread(s), {:.1} s wall",
-            files.len(),
+            "{} subjects, {} evaluated, {} skipped{}",
+            rows.len(),
             evaluated.len(),
-            files.len() - evaluated.len(),
-            threads,
-            elapsed
+            rows.len() - evaluated.len(),
+            timing.map_or(String::new(), |t| format!(
+                "; {} thread(s), {:.1} s wall",
+                t.threads, t.wall_s
+            ))
         );
         println!(
-            "repairability {:.3} ({}/{}) | held-out pass of top patch: mean {:.3} median {:.3} ({} all-pass) | first patch median {:.0} ms | {} test executions | {:.1} candidates per execution",
+            "repairability {:.3} ({}/{}) | held-out pass of top patch: mean {:.3} median {:.3} ({} all-pass){} | {} test executions | {:.1} candidates per execution",
             repairability,
             repaired.len(),
             evaluated.len(),
             heldout.mean,
             heldout.median,
             full_heldout,
-            first.median,
+            timing.map_or(String::new(), |_| format!(
+                " | first patch median {:.0} ms",
+                first.median
+            )),
             execs,
             cpe
         );
