@@ -40,7 +40,16 @@ pub struct CheckArgs {
 
 /// The records of gcc's runs on the two corpora, made by `corpus record-gcc` and built
 /// into the binary, so that exact outputs are checked on machines without gcc.
-const BUILT_IN_RECORDS: &[(&str, &[u8])] = &[];
+const BUILT_IN_RECORDS: &[(&str, &[u8])] = &[
+    (
+        "built-in data/gcc-outputs/codeflaws.gcc.jsonl.zz",
+        include_bytes!("../../../data/gcc-outputs/codeflaws.gcc.jsonl.zz"),
+    ),
+    (
+        "built-in data/gcc-outputs/introclass.gcc.jsonl.zz",
+        include_bytes!("../../../data/gcc-outputs/introclass.gcc.jsonl.zz"),
+    ),
+];
 
 /// The built-in records extended by `files`, or the error message.
 fn gcc_records(files: &[PathBuf]) -> Result<GccRecord, String> {
