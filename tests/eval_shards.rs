@@ -9,6 +9,9 @@ use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_fixloop");
 
+/// The single run's bytes and the merged bytes.
+type Pair = (Vec<u8>, Vec<u8>);
+
 /// Six cheap subjects (five IntroClass, one Codeflaws) in a fresh folder, or `None`.
 fn small_corpus(name: &str) -> Option<PathBuf> {
     let root = std::env::var_os("FIXLOOP_BENCHMARKS")
@@ -69,7 +72,7 @@ fn whole_and_sharded(
     settings: &[&str],
     output: &[&str],
     csv: bool,
-) -> ((Vec<u8>, Vec<u8>), Option<(Vec<u8>, Vec<u8>)>) {
+) -> (Pair, Option<Pair>) {
     let d = dir.to_str().expect("utf-8 path");
     let work = out_dir(dir);
     let single_csv = work.join("single.csv");
