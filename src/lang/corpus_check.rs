@@ -54,6 +54,15 @@ pub struct Disagreement {
     pub expected: String,
 }
 
+/// `part / all`, 1.0 when `all` is 0 (nothing compared, nothing disagrees).
+fn share(part: u64, all: u64) -> f64 {
+    if all == 0 {
+        1.0
+    } else {
+        part as f64 / all as f64
+    }
+}
+
 /// One run whose stdout is not exactly what gcc's binary printed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StdoutDisagreement {
@@ -110,11 +119,7 @@ impl StdoutReport {
 
     /// `agree / compared` (1.0 when nothing was compared).
     pub fn agreement(&self) -> f64 {
-        if self.compared == 0 {
-            1.0
-        } else {
-            self.agree as f64 / self.compared as f64
-        }
+        share(self.agree, self.compared)
     }
 }
 
@@ -182,21 +187,12 @@ impl Report {
 
     /// `agree / compared` (1.0 when nothing was compared).
     pub fn agreement(&self) -> f64 {
-        if self.compared == 0 {
-            1.0
-        } else {
-            self.agree as f64 / self.compared as f64
-        }
+        share(self.agree, self.compared)
     }
 
     /// Agreement counting the verdicts of programs that did not compile as disagreements.
     pub fn agreement_including_unsupported(&self) -> f64 {
-        let all = self.compared + self.unsupported_verdicts;
-        if all == 0 {
-            1.0
-        } else {
-            self.agree as f64 / all as f64
-        }
+        share(self.agree, self.compared + self.unsupported_verdicts)
     }
 }
 

@@ -587,11 +587,8 @@ pub fn run(args: EvalArgs) -> ExitCode {
         };
         return report(&args, files.len(), &results, Some(timing));
     };
-    let assignment = shard::mine(&files, spec, &config.limits, threads);
-    let own: Vec<usize> = (0..files.len())
-        .filter(|&i| assignment[i] == spec.index)
-        .collect();
-    let own_files: Vec<PathBuf> = own.iter().map(|&i| files[i].clone()).collect();
+    let plan = shard::plan("oracle", &args, &files, spec, &config.limits, threads);
+    let own_files: Vec<PathBuf> = plan.own.iter().map(|&i| files[i].clone()).collect();
     let results = evaluate(&own_files);
     if let Some(path) = &args.csv {
         if let Err(e) = write_csv(path, &rows_of(&results), !args.no_timing) {
@@ -599,17 +596,7 @@ pub fn run(args: EvalArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let provenance = shard::provenance("oracle", &args, &files, assignment, spec.count);
-    println!(
-        "{}",
-        shard::partial_json(
-            provenance,
-            spec,
-            threads,
-            started.elapsed().as_secs_f64(),
-            own.into_iter().zip(results).collect(),
-        )
-    );
+    plan.print(results, threads, started);
     ExitCode::SUCCESS
 }
 

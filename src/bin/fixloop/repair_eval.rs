@@ -399,23 +399,17 @@ pub fn run(args: EvalArgs) -> ExitCode {
         0 => Duration::MAX,
         ms => Duration::from_millis(ms),
     };
-    let own: Vec<usize> = match args.shard {
-        None => (0..files.len()).collect(),
-        Some(spec) => {
-            let limits = Limits {
-                fuel: args.fuel,
-                ..Limits::default()
-            };
-            let assignment = shard::mine(&files, spec, &limits, threads);
-            let own = (0..files.len())
-                .filter(|&i| assignment[i] == spec.index)
-                .collect();
-            let provenance = shard::provenance("repair", &args, &files, assignment, spec.count);
-            return print_partial(provenance, spec, own, threads, started, |own| {
-                repair_all(own, &files, bound, &args, &source, threads)
-            });
-        }
-    };
+    if let Some(spec) = args.shard {
+        let limits = Limits {
+            fuel: args.fuel,
+            ..Limits::default()
+        };
+        let plan = shard::plan("repair", &args, &files, spec, &limits, threads);
+        let rows = repair_all(&plan.own, &files, bound, &args, &source, threads);
+        plan.print(rows, threads, started);
+        return ExitCode::SUCCESS;
+    }
+    let own: Vec<usize> = (0..files.len()).collect();
     let rows = repair_all(&own, &files, bound, &args, &source, threads);
     let timing = Timing {
         threads,
@@ -458,29 +452,6 @@ fn repair_all(
         );
         r
     })
-}
-
-/// Prints the partial report of `spec`'s shard: the subjects `own`, evaluated by `work`.
-fn print_partial(
-    provenance: shard::Provenance,
-    spec: shard::ShardSpec,
-    own: Vec<usize>,
-    threads: usize,
-    started: Instant,
-    work: impl FnOnce(&[usize]) -> Vec<Row>,
-) -> ExitCode {
-    let rows = work(&own);
-    println!(
-        "{}",
-        shard::partial_json(
-            provenance,
-            spec,
-            threads,
-            started.elapsed().as_secs_f64(),
-            own.into_iter().zip(rows).collect(),
-        )
-    );
-    ExitCode::SUCCESS
 }
 
 /// Prints the report of a repair evaluation (one run's, or the merged parts') from every

@@ -15,6 +15,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::time::Instant;
 
 /// The `format` of a partial report.
 pub const FORMAT: &str = "fixloop-eval-partial";
@@ -80,12 +81,6 @@ pub fn cost_of(path: &Path, limits: &Limits) -> u64 {
         .ok()
         .and_then(|t| Subject::from_json(&t).ok())
         .map_or(0, |s| slowest_train_steps(&s, limits))
-}
-
-/// Which of `files` belong to `spec`'s shard (the costs under `limits`, on `threads`).
-pub fn mine(files: &[PathBuf], spec: ShardSpec, limits: &Limits, threads: usize) -> Vec<usize> {
-    let costs = parallel_map(files.len(), threads, |i| cost_of(&files[i], limits));
-    deal(&costs, spec.count)
 }
 
 /// What a part says about the build, settings and corpus it came from: the parts of
@@ -164,7 +159,7 @@ pub fn corpus_id(dir: &Path, files: &[PathBuf]) -> String {
 }
 
 /// The provenance of a shard of `kind` over `files` with `assignment`.
-pub fn provenance(
+fn provenance(
     kind: &str,
     args: &EvalArgs,
     files: &[PathBuf],
@@ -381,7 +376,7 @@ pub fn join<R: DeserializeOwned>(parts: &[(String, String)]) -> Result<Joined<R>
 }
 
 /// The partial report of `spec`'s shard as pretty JSON.
-pub fn partial_json<R: Serialize>(
+fn partial_json<R: Serialize>(
     provenance: Provenance,
     spec: ShardSpec,
     threads: usize,
@@ -398,6 +393,52 @@ pub fn partial_json<R: Serialize>(
         results,
     };
     serde_json::to_string_pretty(&p).unwrap_or_default()
+}
+
+/// A shard's plan: its subjects (indices into `files`, ascending) and the provenance its
+/// partial report carries.
+pub struct Plan {
+    /// The shard.
+    pub spec: ShardSpec,
+    /// Its subjects.
+    pub own: Vec<usize>,
+    /// What its partial report says it is part of.
+    pub provenance: Provenance,
+}
+
+/// Deals `files` (costs under `limits`, on `threads`) and plans `spec`'s shard of a
+/// `kind` evaluation.
+pub fn plan(
+    kind: &str,
+    args: &EvalArgs,
+    files: &[PathBuf],
+    spec: ShardSpec,
+    limits: &Limits,
+    threads: usize,
+) -> Plan {
+    let costs = parallel_map(files.len(), threads, |i| cost_of(&files[i], limits));
+    let assignment = deal(&costs, spec.count);
+    let own = (0..files.len())
+        .filter(|&i| assignment[i] == spec.index)
+        .collect();
+    Plan {
+        spec,
+        own,
+        provenance: provenance(kind, args, files, assignment, spec.count),
+    }
+}
+
+impl Plan {
+    /// Prints the partial report: `results` of the shard's subjects (in `own`'s order),
+    /// the threads and the wall time since `started`.
+    pub fn print<R: Serialize>(self, results: Vec<R>, threads: usize, started: Instant) {
+        let wall_s = started.elapsed().as_secs_f64();
+        let results = self.own.into_iter().zip(results).collect();
+        println!(
+            "{}",
+            partial_json(self.provenance, self.spec, threads, wall_s, results)
+        );
+    }
 }
 
 #[cfg(test)]
