@@ -10,7 +10,9 @@
 //! With a [`GccRecord`] of what gcc's binaries printed, each run's exact stdout is also
 //! compared with gcc's ([`GccRun::agrees_with`]), so a wrong number on a test that fails
 //! either way counts as a disagreement. Runs that went through undefined behaviour of C
-//! ([`Execution::undefined`]) are counted apart in both figures: C allows any output.
+//! ([`Execution::undefined`]) are counted apart in both figures: C allows any output. So
+//! are the exact outputs of programs that print with MSVC's `%I64d`, which the
+//! interpreter reads as Codeforces' Windows builds did and glibc does not.
 
 use crate::corpus::{AnswerExtractor, Subject, TestCase};
 use crate::lang::gcc_record::{GccRecord, GccRun};
@@ -91,6 +93,15 @@ pub struct StdoutReport {
     pub undefined_compared: u64,
     /// Of those, runs that equal gcc's all the same.
     pub undefined_agree: u64,
+    /// Runs of programs that print with MSVC's `%I64d`, counted apart: the interpreter
+    /// reads it as `%lld`, as Codeforces' Windows builds did (and as the corpus's recorded
+    /// verdicts assume), while glibc reads `I` as a flag and `64` as a field width.
+    pub i64_format_compared: u64,
+    /// Of those, runs whose ending and stdout equal gcc's exactly.
+    pub i64_format_agree: u64,
+    /// Of those, runs equal to gcc's once each line's leading blanks are dropped (the
+    /// width glibc reads into `%I64d` pads numbers on the left).
+    pub i64_format_agree_but_padding: u64,
     /// Runs not compared because gcc's output was unstable (two recorded runs differ, or
     /// the corpus marks the test unstable) or cut at the recorder's cap.
     pub unstable: u64,
@@ -111,6 +122,9 @@ impl StdoutReport {
         self.agree += o.agree;
         self.undefined_compared += o.undefined_compared;
         self.undefined_agree += o.undefined_agree;
+        self.i64_format_compared += o.i64_format_compared;
+        self.i64_format_agree += o.i64_format_agree;
+        self.i64_format_agree_but_padding += o.i64_format_agree_but_padding;
         self.unstable += o.unstable;
         self.not_recorded += o.not_recorded;
         self.gcc_verdict_differs += o.gcc_verdict_differs;
@@ -274,6 +288,7 @@ fn compare_stdout(
     test: &TestCase,
     recorded: Option<bool>,
     unstable_in_corpus: bool,
+    uses_i64_format: bool,
     gcc: &GccRun,
     ours: &Execution,
 ) {
@@ -286,14 +301,31 @@ fn compare_stdout(
         return;
     }
     let agree = gcc.agrees_with(ours);
-    if ours.undefined.is_some() {
+    // Runs of an `%I64d` program count apart, and only a difference beyond glibc's
+    // padding is listed.
+    let listed = if uses_i64_format {
+        let unpadded = |out: &[u8]| {
+            String::from_utf8_lossy(out)
+                .lines()
+                .map(|l| l.trim_start().to_string())
+                .collect::<Vec<_>>()
+        };
+        let but_padding = agree
+            || (gcc.exited() && ours.exited() && unpadded(&gcc.stdout) == unpadded(&ours.stdout));
+        r.i64_format_compared += 1;
+        r.i64_format_agree += u64::from(agree);
+        r.i64_format_agree_but_padding += u64::from(but_padding);
+        !but_padding
+    } else if ours.undefined.is_some() {
         r.undefined_compared += 1;
         r.undefined_agree += u64::from(agree);
+        !agree
     } else {
         r.compared += 1;
         r.agree += u64::from(agree);
-    }
-    if !agree {
+        !agree
+    };
+    if listed {
         r.disagreements.push(StdoutDisagreement {
             subject: subject.id.clone(),
             program: which,
@@ -392,6 +424,7 @@ pub fn check_subject(
                     test,
                     recorded(test),
                     skip,
+                    source.contains("%I64"),
                     gcc,
                     &exec,
                 );
@@ -492,4 +525,75 @@ pub fn load_dir(dir: &std::path::Path) -> std::io::Result<Loaded> {
         }
     }
     Ok((subjects, bad))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::gcc_record::{GccEnd, Header, FORMAT, VERSION};
+
+    /// A subject whose buggy program is `buggy`, the golden one prints `n * 2`, with one
+    /// failing test (input 3) that gcc's buggy binary printed as `gcc_buggy`.
+    fn checked(buggy: &str, gcc_buggy: &[u8]) -> StdoutReport {
+        let golden = "#include <stdio.h>\nint main(){int n; scanf(\"%d\",&n); printf(\"%d\\n\", n * 2); return 0;}";
+        let subject = Subject::from_json(
+            &serde_json::json!({
+                "id": "s", "buggy": buggy, "golden": golden,
+                "tests": {"train": [{"input": "3\n", "output": "6\n", "name": "t",
+                    "buggy_passes": false, "golden_passes": true}]}
+            })
+            .to_string(),
+        )
+        .expect("subject");
+        let mut record = GccRecord::new(Header {
+            format: FORMAT.into(),
+            version: VERSION,
+            gcc: "gcc".into(),
+            compile: "gcc X.c -o X".into(),
+            timeout_ms: 1000,
+            stdout_cap: 1000,
+        });
+        let run = |out: &[u8]| GccRun {
+            end: GccEnd::Exit(0),
+            stdout: out.to_vec(),
+            stable: true,
+            truncated: false,
+        };
+        record.insert(&subject, Ok(vec![run(gcc_buggy)]), Ok(vec![run(b"6\n")]));
+        let r = check_subject(&subject, &Limits::default(), &plain_runner, Some(&record));
+        assert_eq!((r.compared, r.agree), (2, 2), "both verdicts agree");
+        r.stdout
+    }
+
+    #[test]
+    fn a_wrong_number_on_a_failing_test_is_an_exact_output_disagreement() {
+        let buggy = "#include <stdio.h>\nint main(){int n; scanf(\"%d\",&n); printf(\"%d\\n\", n + 1); return 0;}";
+        let o = checked(buggy, b"5\n");
+        assert_eq!((o.compared, o.agree), (2, 1));
+        assert_eq!(o.disagreements.len(), 1);
+        assert_eq!(o.disagreements[0].gcc, "exit 0: \"5\\n\"");
+        let o = checked(buggy, b"4\n");
+        assert_eq!((o.compared, o.agree), (2, 2));
+    }
+
+    #[test]
+    fn undefined_behaviour_and_i64_formats_are_counted_apart() {
+        // pos() falls off its end and its value is used: gcc printed its own eax.
+        let buggy = "#include <stdio.h>\nint pos(int n){ if (n == 1) return 1; }\n\
+            int main(){int n; scanf(\"%d\",&n); printf(\"%d\\n\", pos(n)); return 0;}";
+        let o = checked(buggy, b"2809\n");
+        assert_eq!((o.compared, o.agree), (1, 1));
+        assert_eq!((o.undefined_compared, o.undefined_agree), (1, 0));
+        assert!(o.disagreements[0].undefined.is_some());
+        // glibc pads %I64d to a width of 64; the interpreter prints it as %lld.
+        let buggy = "#include <stdio.h>\nint main(){long long n; scanf(\"%I64d\",&n); printf(\"%I64d\\n\", n); return 0;}";
+        let padded = format!("{:>64}\n", 3);
+        let o = checked(buggy, padded.as_bytes());
+        assert_eq!((o.compared, o.i64_format_compared), (1, 1));
+        assert_eq!((o.i64_format_agree, o.i64_format_agree_but_padding), (0, 1));
+        assert!(o.disagreements.is_empty());
+        let o = checked(buggy, format!("{:>64}\n", 4).as_bytes());
+        assert_eq!(o.i64_format_agree_but_padding, 0);
+        assert_eq!(o.disagreements.len(), 1);
+    }
 }

@@ -135,6 +135,8 @@ fn corpus_json(r: &Report, secs: f64) -> serde_json::Value {
             "compared": o.compared,
             "ratio": o.agreement(),
             "undefined_behaviour": {"compared": o.undefined_compared, "agree": o.undefined_agree},
+            "i64_format": {"compared": o.i64_format_compared, "agree": o.i64_format_agree,
+                "agree_but_padding": o.i64_format_agree_but_padding},
             "unstable": o.unstable,
             "not_recorded": o.not_recorded,
             "gcc_verdict_differs": o.gcc_verdict_differs,
@@ -290,11 +292,14 @@ pub fn main(a: CheckArgs) -> ExitCode {
         }
         let o = &total.stdout;
         println!(
-            "\nexact outputs: {} of {} runs as gcc printed; runs through undefined behaviour apart: {} of {}; not compared: {} unstable, {} not recorded, {} whose gcc verdict differs from the corpus's",
+            "\nexact outputs: {} of {} runs as gcc printed; apart: through undefined behaviour {} of {}, with %I64d {} of {} ({} but for padding); not compared: {} unstable, {} not recorded, {} whose gcc verdict differs from the corpus's",
             o.agree,
             o.compared,
             o.undefined_agree,
             o.undefined_compared,
+            o.i64_format_agree,
+            o.i64_format_compared,
+            o.i64_format_agree_but_padding,
             o.unstable,
             o.not_recorded,
             o.gcc_verdict_differs
