@@ -1,7 +1,8 @@
 //! `fixloop eval --shard I/N` and `fixloop eval merge`: the deterministic slices of a corpus, the partial report a slice writes, and the checks before parts are joined.
 //!
 //! Every shard reads every selected subject file, estimates each subject's cost (the
-//! slowest train run, the estimate the evaluator orders subjects by) and deals the
+//! slowest train run, the estimate the evaluator orders subjects by, capped at
+//! [`COST_FUEL`] steps) and deals the
 //! subjects, costliest first, to the shards in a snake order (1, 2, .., N, N, .., 1, ..):
 //! each shard gets as many subjects as any other, give or take one, and an even share of
 //! the heavy ones. Every shard computes the same dealing from the same corpus and
@@ -73,14 +74,24 @@ pub fn deal(costs: &[u64], n: usize) -> Vec<usize> {
     shard
 }
 
+/// Fuel of one run of the cost estimate: a subject whose train runs take longer ties
+/// with the others that do, in file order. Every shard estimates every subject, so the
+/// estimate must stay cheap (uncapped, at the evaluation's fuel of 10^7, it cost each
+/// Codeflaws shard more than a minute of CPU).
+pub const COST_FUEL: u64 = 1_000_000;
+
 /// The cost estimate of a subject file under `limits`:
 /// [`fixloop::active::eval::slowest_train_steps`], the estimate the evaluator orders
-/// subjects by; 0 when the file cannot be read.
+/// subjects by, with at most [`COST_FUEL`] steps per run; 0 when the file cannot be read.
 pub fn cost_of(path: &Path, limits: &Limits) -> u64 {
+    let limits = Limits {
+        fuel: limits.fuel.min(COST_FUEL),
+        ..limits.clone()
+    };
     std::fs::read_to_string(path)
         .ok()
         .and_then(|t| Subject::from_json(&t).ok())
-        .map_or(0, |s| slowest_train_steps(&s, limits))
+        .map_or(0, |s| slowest_train_steps(&s, &limits))
 }
 
 /// What a part says about the build, settings and corpus it came from: the parts of
