@@ -10,6 +10,7 @@ pub mod active;
 pub mod compare;
 pub mod corpus;
 pub mod exercise;
+pub mod fingerprint;
 pub mod fuzzing;
 pub mod lang;
 pub mod oracle;

@@ -1,5 +1,7 @@
 //! The language bar on the real corpora: at least 99% of test executions agree with gcc's
-//! recorded verdicts on both Codeflaws and IntroClass, with no panics. Skipped with a message
+//! recorded verdicts on both Codeflaws and IntroClass, and at least 99% of the runs
+//! without undefined behaviour print exactly what gcc's binaries printed
+//! (`data/gcc-outputs/`, made by `fixloop corpus record-gcc`), with no panics. Skipped with a message
 //! when `../shared/benchmarks` (or `$FIXLOOP_BENCHMARKS`) is absent.
 //!
 //! About 46 000 program runs, some of them millions of steps: too slow for a debug build, so
@@ -7,6 +9,7 @@
 //! `cargo test --release --test corpus_check -- --ignored`.
 
 use fixloop::lang::corpus_check::{check_all, load_dir, plain_runner};
+use fixloop::lang::gcc_record::GccRecord;
 use fixloop::lang::Limits;
 use std::path::Path;
 
@@ -28,7 +31,12 @@ fn check_corpus(name: &str) {
         ..Limits::default()
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let r = check_all(&subjects, &limits, &plain_runner, threads);
+    let record_file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data/gcc-outputs")
+        .join(format!("{name}.gcc.jsonl.zz"));
+    let record = GccRecord::from_bytes(&std::fs::read(&record_file).expect("gcc record"))
+        .expect("reads the gcc record");
+    let r = check_all(&subjects, &limits, &plain_runner, Some(&record), threads);
     let shown: Vec<String> = r
         .disagreements
         .iter()
@@ -57,7 +65,28 @@ fn check_corpus(name: &str) {
         r.timeouts,
         r.runtime_errors
     );
+    let o = &r.stdout;
+    eprintln!(
+        "{name}: exact outputs {}/{} = {:.3}%, undefined behaviour apart {}/{}, unstable {}, not recorded {}, gcc verdict differs {}",
+        o.agree,
+        o.compared,
+        100.0 * o.agreement(),
+        o.undefined_agree,
+        o.undefined_compared,
+        o.unstable,
+        o.not_recorded,
+        o.gcc_verdict_differs
+    );
     assert_eq!(r.panics, 0);
+    assert_eq!(
+        o.not_recorded, 0,
+        "{name}: the record does not match the corpus"
+    );
+    assert!(
+        o.agreement() >= 0.99,
+        "{name}: exact-output agreement {:.4} < 0.99",
+        o.agreement()
+    );
     assert!(
         r.agreement_including_unsupported() >= 0.99,
         "{name}: agreement {:.4} < 0.99; unsupported {:?}\n{}",

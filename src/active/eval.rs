@@ -106,7 +106,8 @@ pub enum SkipReason {
 }
 
 /// Metrics of one subject, run and label budget (one row of the paper's result files).
-#[derive(Debug, Clone, PartialEq)]
+/// Serialisable, so that the parts of an evaluation split over machines can be joined.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RunMetrics {
     /// Subject id.
     pub subject: String,
@@ -477,15 +478,40 @@ impl Prepared {
     }
 }
 
+/// Steps of the slowest train run, buggy or golden, of `subject` under `limits`: what
+/// [`Prepared::slowest_train_steps`] gives once the subject is prepared, without running
+/// its held-out tests (0 when a program does not compile or the answer pattern is bad).
+/// A cost estimate that can be had for every subject of a corpus cheaply, e.g. to split
+/// a corpus into balanced shards.
+pub fn slowest_train_steps(subject: &Subject, limits: &Limits) -> u64 {
+    let Ok(extractor) = subject.answer_extractor() else {
+        return 0;
+    };
+    let (Ok(buggy), Ok(golden)) = (compile(&subject.buggy), compile(&subject.golden)) else {
+        return 0;
+    };
+    let buggy = ProgramRunner::new(buggy, limits.clone(), extractor.clone());
+    let golden = ProgramRunner::new(golden, limits.clone(), extractor);
+    subject
+        .tests
+        .train
+        .iter()
+        .filter_map(|t| parse_input(&t.input).filter(|i| !i.is_empty()))
+        .map(|input| {
+            buggy
+                .execute(&input)
+                .0
+                .steps
+                .max(golden.execute(&input).0.steps)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 /// The seed of run `run` of subject `id` under base seed `seed` (stable across platforms).
 pub fn run_seed(seed: u64, id: &str, run: usize) -> u64 {
     // FNV-1a over the id, mixed with the base seed and the run number (splitmix64).
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in id.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    let mut z = h
+    let mut z = crate::fingerprint::fnv1a64(id.as_bytes())
         ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15)
         ^ (run as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -630,6 +656,25 @@ impl fmt::Display for Aggregate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cost_estimate_is_the_prepared_subjects_slowest_train_run() {
+        let subject = Subject::from_json(
+            r#"{"id": "loop", "buggy": "int main(){int n,i,s=0; scanf(\"%d\",&n); for(i=0;i<n;i++) s+=i; printf(\"%d\\n\", s+1); return 0;}",
+                "golden": "int main(){int n,i,s=0; scanf(\"%d\",&n); for(i=0;i<n;i++) s+=i; printf(\"%d\\n\", s); return 0;}",
+                "tests": {"train": [{"input": "3\n", "output": "3\n", "name": "a"}, {"input": "40\n", "output": "780\n", "name": "b"}],
+                          "heldout": [{"input": "1000\n", "output": "499500\n", "name": "c"}]}}"#,
+        )
+        .expect("subject");
+        let config = EvalConfig::default();
+        let prepared = Prepared::new(&subject, &config).expect("prepares");
+        let estimate = slowest_train_steps(&subject, &config.limits);
+        assert_eq!(estimate, prepared.slowest_train_steps());
+        assert!(estimate > 40, "{estimate}");
+        let mut broken = subject.clone();
+        broken.golden = "int main( {".into();
+        assert_eq!(slowest_train_steps(&broken, &config.limits), 0);
+    }
 
     #[test]
     fn positions_without_a_negative_value_are_kept_non_negative() {

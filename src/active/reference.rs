@@ -233,4 +233,22 @@ mod tests {
         assert_eq!(bug(&mut labeller, 5_000_000_000), None);
         assert_eq!(labeller.asked, 3);
     }
+
+    #[test]
+    fn a_used_value_of_a_function_that_fell_off_its_end_is_undefined_behaviour() {
+        // code(n) has no case for 5; the golden program prints code(n) + 1 after a call
+        // that returned 8 (what the machine then gives), the buggy one prints 9 always.
+        let golden = "#include <stdio.h>\nint code(int n) { if (n < 5) return n; if (n > 5) return 8; }\n\
+            int main(){int n; scanf(\"%d\",&n); code(9); printf(\"%d\\n\", code(n) + 1); return 0;}";
+        let buggy = "int main(){int n; scanf(\"%d\",&n); printf(\"9\\n\"); return 0;}";
+        let bug = |l: &mut ReferenceLabeller, n| ask_about(buggy, l, n).map(|l| l.bug);
+        let mut labeller = ReferenceLabeller::new(runner(golden));
+        assert_eq!(bug(&mut labeller, 9), Some(false));
+        assert_eq!(bug(&mut labeller, 2), Some(true));
+        // On 5 the golden output (9) changes when every undefined result is 0 (1).
+        assert_eq!(bug(&mut labeller, 5), None);
+        assert_eq!(labeller.asked, 2);
+        let mut answering = ReferenceLabeller::new(runner(golden)).answering_undefined(true);
+        assert_eq!(bug(&mut answering, 5), Some(false));
+    }
 }

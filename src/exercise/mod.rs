@@ -79,10 +79,7 @@ impl Exercise {
     /// JSON. Any change to the exercise changes it; it is a fingerprint, not a signature.
     pub fn id(&self) -> String {
         let json = serde_json::to_vec(self).unwrap_or_default();
-        let hash = json.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-        });
-        format!("{hash:016x}")
+        format!("{:016x}", crate::fingerprint::fnv1a64(&json))
     }
 
     /// The student's starting session: the buggy program, the failing input with the

@@ -2711,6 +2711,119 @@ mod fusion_tests {
         );
     }
 
+    #[test]
+    fn a_value_used_from_a_function_that_fell_off_its_end_is_undefined() {
+        use crate::lang::UndefinedKind::MissingReturnValue;
+        // Codeflaws 495-A-bug-12401275: pos() has no case for '5' and falls off its end.
+        let pos = "#include <stdio.h>\nint pos(char n)\n{\n  if (n == '0') return 2;\n  \
+                   else if (n == '1') return 7;\n}\nint twice(int x) { return 2 * x; }\n";
+        // (main's body, input, the first undefined behaviour and its line, stdout)
+        let cases: &[(&str, &str, Option<u32>, &str)] = &[
+            // The value is used: in an argument, an assignment, a condition, a return.
+            (
+                "printf(\"%d\\n\", pos(s[0]) * pos(s[1]));",
+                "15",
+                Some(12),
+                "49\n",
+            ),
+            (
+                "printf(\"%d\\n\", pos(s[0]) * pos(s[1]));",
+                "10",
+                None,
+                "14\n",
+            ),
+            (
+                "int v = pos(s[0]); printf(\"%d\\n\", v);",
+                "5",
+                Some(12),
+                "0\n",
+            ),
+            ("if (pos(s[0])) printf(\"yes\\n\");", "5", Some(12), ""),
+            // It falls off after a call returned 6: gcc's eax, and ours.
+            (
+                "twice(3); printf(\"%d\\n\", pos(s[0]));",
+                "5",
+                Some(12),
+                "6\n",
+            ),
+            // The value is thrown away: defined.
+            ("pos(s[0]); printf(\"ok\\n\");", "5", None, "ok\n"),
+            ("(void) pos(s[0]); printf(\"ok\\n\");", "5", None, "ok\n"),
+            ("pos(s[0]), printf(\"ok\\n\");", "5", None, "ok\n"),
+            (
+                "s[1] ? pos(s[0]) : pos(s[0]); printf(\"ok\\n\");",
+                "5",
+                None,
+                "ok\n",
+            ),
+        ];
+        for &(body, input, line, out) in cases {
+            let src = format!(
+                "{pos}int main()\n{{\n  char s[4];\n  scanf(\"%s\", s);\n  {body}\n  return 0;\n}}\n"
+            );
+            let (fused, plain) = both(&src);
+            for p in [&fused, &plain] {
+                let e = run(p, input, 10_000);
+                assert!(e.exited(), "{body} on {input}: {:?}", e.outcome);
+                let noted = e.undefined.map(|u| (u.what, u.line));
+                assert_eq!(
+                    noted,
+                    line.map(|l| (MissingReturnValue, l)),
+                    "{body} on {input}"
+                );
+                assert_eq!(String::from_utf8_lossy(&e.stdout), out, "{body} on {input}");
+                // Every undefined result 0: the same note, and 0 as the value.
+                let zero = Limits {
+                    undefined_as_zero: true,
+                    ..Limits::default()
+                };
+                let z = p.run(input.as_bytes(), &zero);
+                assert_eq!(z.undefined, e.undefined, "{body} on {input}");
+            }
+        }
+        let p = compile(&format!(
+            "{pos}int main()\n{{\n  char s[4];\n  scanf(\"%s\", s);\n  twice(3);\n  \
+             printf(\"%d\\n\", pos(s[0]));\n  return 0;\n}}\n"
+        ))
+        .expect("compiles");
+        let zero = Limits {
+            undefined_as_zero: true,
+            ..Limits::default()
+        };
+        assert_eq!(p.run(b"5", &zero).stdout, b"0\n");
+        // A function-shaped program: the value of the entry function is the output.
+        let f = compile("int f(int x) { if (x > 0) return x; }").expect("compiles");
+        let limits = Limits::default();
+        let e = f.run_test(&[crate::lang::Num::Int(-1)], &limits);
+        assert_eq!(e.undefined.map(|u| u.what), Some(MissingReturnValue));
+        let e = f.run_test(&[crate::lang::Num::Int(4)], &limits);
+        assert_eq!(e.undefined, None);
+        // main and void functions may end at their brace.
+        let p = compile(
+            "#include <stdio.h>\nvoid hi(void) { printf(\"hi\\n\"); }\nint main() { hi(); }",
+        )
+        .expect("compiles");
+        let e = run(&p, "", 1000);
+        assert_eq!(
+            (e.undefined, e.outcome.clone()),
+            (None, crate::lang::Outcome::Exit(0))
+        );
+        assert_eq!(
+            run(
+                &compile(&format!(
+                "{pos}int main()\n{{\n  char s[4];\n  scanf(\"%s\", s);\n  return pos(s[0]);\n}}\n"
+            ))
+                .expect("compiles"),
+                "5",
+                1000
+            )
+            .undefined
+            .map(|u| u.to_string())
+            .as_deref(),
+            Some("the value of a function that ended without return is used at line 12")
+        );
+    }
+
     const LOOPS: &str = r#"#include <stdio.h>
 int g[40]; int gs = 2;
 int main() {

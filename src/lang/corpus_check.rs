@@ -6,8 +6,16 @@
 //! A run that does not exit normally (timeout, runtime error, limit) fails its test, like a
 //! crashed or killed binary. Tests whose recorded buggy output was unstable are skipped for the
 //! buggy program and counted separately. The library never reads a clock.
+//!
+//! With a [`GccRecord`] of what gcc's binaries printed, each run's exact stdout is also
+//! compared with gcc's ([`GccRun::agrees_with`]), so a wrong number on a test that fails
+//! either way counts as a disagreement. Runs that went through undefined behaviour of C
+//! ([`Execution::undefined`]) are counted apart in both figures: C allows any output. So
+//! are the exact outputs of programs that print with MSVC's `%I64d`, which the
+//! interpreter reads as Codeforces' Windows builds did and glibc does not.
 
 use crate::corpus::{AnswerExtractor, Subject, TestCase};
+use crate::lang::gcc_record::{GccRecord, GccRun};
 use crate::lang::{compile, Execution, Limits, Outcome, Program};
 
 /// Which program of a subject.
@@ -48,6 +56,87 @@ pub struct Disagreement {
     pub expected: String,
 }
 
+/// `part / all`, 1.0 when `all` is 0 (nothing compared, nothing disagrees).
+fn share(part: u64, all: u64) -> f64 {
+    if all == 0 {
+        1.0
+    } else {
+        part as f64 / all as f64
+    }
+}
+
+/// One run whose stdout is not exactly what gcc's binary printed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StdoutDisagreement {
+    /// Subject id.
+    pub subject: String,
+    /// Buggy or golden.
+    pub program: Which,
+    /// Test name.
+    pub test: String,
+    /// How gcc's run ended and what it printed (lossy UTF-8, at most 200 bytes).
+    pub gcc: String,
+    /// How our run ended and what it printed (the same way).
+    pub ours: String,
+    /// The undefined behaviour our run went through, if any (then counted apart).
+    pub undefined: Option<String>,
+}
+
+/// Exact-output agreement with gcc's recorded runs ([`GccRecord`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StdoutReport {
+    /// Runs compared (defined behaviour, stable gcc output, gcc's verdict as recorded).
+    pub compared: u64,
+    /// Of those, runs whose ending and stdout equal gcc's.
+    pub agree: u64,
+    /// Runs that went through undefined behaviour of C: counted apart.
+    pub undefined_compared: u64,
+    /// Of those, runs that equal gcc's all the same.
+    pub undefined_agree: u64,
+    /// Runs of programs that print with MSVC's `%I64d`, counted apart: the interpreter
+    /// reads it as `%lld`, as Codeforces' Windows builds did (and as the corpus's recorded
+    /// verdicts assume), while glibc reads `I` as a flag and `64` as a field width.
+    pub i64_format_compared: u64,
+    /// Of those, runs whose ending and stdout equal gcc's exactly.
+    pub i64_format_agree: u64,
+    /// Of those, runs equal to gcc's once each line's leading blanks are dropped (the
+    /// width glibc reads into `%I64d` pads numbers on the left).
+    pub i64_format_agree_but_padding: u64,
+    /// Runs not compared because gcc's output was unstable (two recorded runs differ, or
+    /// the corpus marks the test unstable) or cut at the recorder's cap.
+    pub unstable: u64,
+    /// Runs whose subject is not in the record, changed since it was recorded, or whose
+    /// program gcc did not compile.
+    pub not_recorded: u64,
+    /// Runs not compared because the recorded gcc run's verdict is not the verdict the
+    /// corpus records (the record comes from another machine than the corpus verdicts).
+    pub gcc_verdict_differs: u64,
+    /// The disagreements, those counted apart included.
+    pub disagreements: Vec<StdoutDisagreement>,
+}
+
+impl StdoutReport {
+    /// Adds another report into this one.
+    pub fn merge(&mut self, o: StdoutReport) {
+        self.compared += o.compared;
+        self.agree += o.agree;
+        self.undefined_compared += o.undefined_compared;
+        self.undefined_agree += o.undefined_agree;
+        self.i64_format_compared += o.i64_format_compared;
+        self.i64_format_agree += o.i64_format_agree;
+        self.i64_format_agree_but_padding += o.i64_format_agree_but_padding;
+        self.unstable += o.unstable;
+        self.not_recorded += o.not_recorded;
+        self.gcc_verdict_differs += o.gcc_verdict_differs;
+        self.disagreements.extend(o.disagreements);
+    }
+
+    /// `agree / compared` (1.0 when nothing was compared).
+    pub fn agreement(&self) -> f64 {
+        share(self.agree, self.compared)
+    }
+}
+
 /// Results for one subject (and, summed, for a corpus).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
@@ -59,6 +148,11 @@ pub struct Report {
     pub compared: u64,
     /// Of those, runs whose verdict agrees with gcc.
     pub agree: u64,
+    /// Of the compared runs, those that went through undefined behaviour of C (they are
+    /// in `compared` too, as before undefined behaviour was noted).
+    pub undefined_compared: u64,
+    /// Of those, runs whose verdict agrees with gcc.
+    pub undefined_agree: u64,
     /// Runs skipped from the comparison because gcc's output was unstable.
     pub unstable_skipped: u64,
     /// Runs without a recorded gcc verdict (IntroClass golden programs).
@@ -79,6 +173,8 @@ pub struct Report {
     pub steps: u64,
     /// The disagreements.
     pub disagreements: Vec<Disagreement>,
+    /// Exact outputs against gcc's recorded runs (all zero without a record).
+    pub stdout: StdoutReport,
 }
 
 impl Report {
@@ -88,6 +184,8 @@ impl Report {
         self.executions += o.executions;
         self.compared += o.compared;
         self.agree += o.agree;
+        self.undefined_compared += o.undefined_compared;
+        self.undefined_agree += o.undefined_agree;
         self.unstable_skipped += o.unstable_skipped;
         self.unrecorded += o.unrecorded;
         self.unrecorded_pass += o.unrecorded_pass;
@@ -98,25 +196,17 @@ impl Report {
         self.panics += o.panics;
         self.steps += o.steps;
         self.disagreements.extend(o.disagreements);
+        self.stdout.merge(o.stdout);
     }
 
     /// `agree / compared` (1.0 when nothing was compared).
     pub fn agreement(&self) -> f64 {
-        if self.compared == 0 {
-            1.0
-        } else {
-            self.agree as f64 / self.compared as f64
-        }
+        share(self.agree, self.compared)
     }
 
     /// Agreement counting the verdicts of programs that did not compile as disagreements.
     pub fn agreement_including_unsupported(&self) -> f64 {
-        let all = self.compared + self.unsupported_verdicts;
-        if all == 0 {
-            1.0
-        } else {
-            self.agree as f64 / all as f64
-        }
+        share(self.agree, self.compared + self.unsupported_verdicts)
     }
 }
 
@@ -183,8 +273,78 @@ pub fn plain_runner(p: &Program, stdin: &[u8], limits: &Limits) -> Result<Execut
     Ok(p.run(stdin, limits))
 }
 
-/// Checks one subject: both programs on all train and held-out tests.
-pub fn check_subject(subject: &Subject, limits: &Limits, run: &Runner) -> Report {
+/// Lossy UTF-8 of at most 200 bytes of `out`.
+fn shown(out: &[u8]) -> String {
+    String::from_utf8_lossy(&out[..out.len().min(200)]).into_owned()
+}
+
+/// Compares our run `ours` of `test` with gcc's recorded run of it (exact outputs).
+#[allow(clippy::too_many_arguments)]
+fn compare_stdout(
+    r: &mut StdoutReport,
+    subject: &Subject,
+    extractor: &AnswerExtractor,
+    which: Which,
+    test: &TestCase,
+    recorded: Option<bool>,
+    unstable_in_corpus: bool,
+    uses_i64_format: bool,
+    gcc: &GccRun,
+    ours: &Execution,
+) {
+    if unstable_in_corpus || !gcc.stable || gcc.truncated {
+        r.unstable += 1;
+        return;
+    }
+    if recorded.is_some_and(|v| v != passes(subject, extractor, test, &gcc.as_execution())) {
+        r.gcc_verdict_differs += 1;
+        return;
+    }
+    let agree = gcc.agrees_with(ours);
+    // Runs of an `%I64d` program count apart, and only a difference beyond glibc's
+    // padding is listed.
+    let listed = if uses_i64_format {
+        let unpadded = |out: &[u8]| {
+            String::from_utf8_lossy(out)
+                .lines()
+                .map(|l| l.trim_start().to_string())
+                .collect::<Vec<_>>()
+        };
+        let but_padding = agree
+            || (gcc.exited() && ours.exited() && unpadded(&gcc.stdout) == unpadded(&ours.stdout));
+        r.i64_format_compared += 1;
+        r.i64_format_agree += u64::from(agree);
+        r.i64_format_agree_but_padding += u64::from(but_padding);
+        !but_padding
+    } else if ours.undefined.is_some() {
+        r.undefined_compared += 1;
+        r.undefined_agree += u64::from(agree);
+        !agree
+    } else {
+        r.compared += 1;
+        r.agree += u64::from(agree);
+        !agree
+    };
+    if listed {
+        r.disagreements.push(StdoutDisagreement {
+            subject: subject.id.clone(),
+            program: which,
+            test: test.name.clone(),
+            gcc: format!("{}: {:?}", gcc.end, shown(&gcc.stdout)),
+            ours: format!("{}: {:?}", ours.outcome, shown(&ours.stdout)),
+            undefined: ours.undefined.map(|u| u.to_string()),
+        });
+    }
+}
+
+/// Checks one subject: both programs on all train and held-out tests, against gcc's
+/// recorded verdicts and, given `gcc`, against its recorded outputs.
+pub fn check_subject(
+    subject: &Subject,
+    limits: &Limits,
+    run: &Runner,
+    gcc: Option<&GccRecord>,
+) -> Report {
     let mut r = Report {
         subjects: 1,
         ..Report::default()
@@ -210,6 +370,11 @@ pub fn check_subject(subject: &Subject, limits: &Limits, run: &Runner) -> Report
             Which::Buggy => t.buggy_passes,
             Which::Golden => t.golden_passes,
         };
+        let gcc_runs = gcc.map(|g| g.runs(subject, which));
+        if let Some(Err(_)) = &gcc_runs {
+            r.stdout.not_recorded += subject.all_tests().count() as u64;
+        }
+        let gcc_runs = gcc_runs.and_then(Result::ok);
         let program = match compile(source) {
             Ok(p) => p,
             Err(e) => {
@@ -222,7 +387,7 @@ pub fn check_subject(subject: &Subject, limits: &Limits, run: &Runner) -> Report
                 continue;
             }
         };
-        for test in subject.all_tests() {
+        for (index, test) in subject.all_tests().enumerate() {
             let exec = match run(&program, test.input.as_bytes(), limits) {
                 Ok(e) => e,
                 Err(msg) => {
@@ -250,6 +415,20 @@ pub fn check_subject(subject: &Subject, limits: &Limits, run: &Runner) -> Report
             let ours = passes(subject, &extractor, test, &exec);
             let skip = which == Which::Buggy
                 && (test.buggy_output_stable == Some(false) || unstable.contains(&test.name));
+            if let Some(gcc) = gcc_runs.as_ref().and_then(|g| g.get(index)) {
+                compare_stdout(
+                    &mut r.stdout,
+                    subject,
+                    &extractor,
+                    which,
+                    test,
+                    recorded(test),
+                    skip,
+                    source.contains("%I64"),
+                    gcc,
+                    &exec,
+                );
+            }
             match recorded(test) {
                 _ if skip => r.unstable_skipped += 1,
                 None => {
@@ -258,18 +437,20 @@ pub fn check_subject(subject: &Subject, limits: &Limits, run: &Runner) -> Report
                 }
                 Some(gcc) => {
                     r.compared += 1;
+                    if exec.undefined.is_some() {
+                        r.undefined_compared += 1;
+                        r.undefined_agree += u64::from(gcc == ours);
+                    }
                     if gcc == ours {
                         r.agree += 1;
                     } else {
-                        let mut out = exec.stdout.clone();
-                        out.truncate(200);
                         r.disagreements.push(Disagreement {
                             subject: subject.id.clone(),
                             program: which,
                             test: test.name.clone(),
                             gcc_passes: gcc,
                             outcome: exec.outcome.to_string(),
-                            stdout: String::from_utf8_lossy(&out).into_owned(),
+                            stdout: shown(&exec.stdout),
                             expected: test.output.clone(),
                         });
                     }
@@ -281,7 +462,13 @@ pub fn check_subject(subject: &Subject, limits: &Limits, run: &Runner) -> Report
 }
 
 /// Checks many subjects on `threads` threads (subjects are split round-robin).
-pub fn check_all(subjects: &[Subject], limits: &Limits, run: &Runner, threads: usize) -> Report {
+pub fn check_all(
+    subjects: &[Subject],
+    limits: &Limits,
+    run: &Runner,
+    gcc: Option<&GccRecord>,
+    threads: usize,
+) -> Report {
     let threads = threads.max(1);
     let mut total = Report::default();
     std::thread::scope(|s| {
@@ -290,7 +477,7 @@ pub fn check_all(subjects: &[Subject], limits: &Limits, run: &Runner, threads: u
                 s.spawn(move || {
                     let mut r = Report::default();
                     for subj in subjects.iter().skip(t).step_by(threads) {
-                        r.merge(check_subject(subj, limits, run));
+                        r.merge(check_subject(subj, limits, run, gcc));
                     }
                     r
                 })
@@ -305,6 +492,9 @@ pub fn check_all(subjects: &[Subject], limits: &Limits, run: &Runner, threads: u
         }
     });
     total.disagreements.sort_by(|a, b| {
+        (&a.subject, a.program.name(), &a.test).cmp(&(&b.subject, b.program.name(), &b.test))
+    });
+    total.stdout.disagreements.sort_by(|a, b| {
         (&a.subject, a.program.name(), &a.test).cmp(&(&b.subject, b.program.name(), &b.test))
     });
     total
@@ -335,4 +525,75 @@ pub fn load_dir(dir: &std::path::Path) -> std::io::Result<Loaded> {
         }
     }
     Ok((subjects, bad))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::gcc_record::{GccEnd, Header, FORMAT, VERSION};
+
+    /// A subject whose buggy program is `buggy`, the golden one prints `n * 2`, with one
+    /// failing test (input 3) that gcc's buggy binary printed as `gcc_buggy`.
+    fn checked(buggy: &str, gcc_buggy: &[u8]) -> StdoutReport {
+        let golden = "#include <stdio.h>\nint main(){int n; scanf(\"%d\",&n); printf(\"%d\\n\", n * 2); return 0;}";
+        let subject = Subject::from_json(
+            &serde_json::json!({
+                "id": "s", "buggy": buggy, "golden": golden,
+                "tests": {"train": [{"input": "3\n", "output": "6\n", "name": "t",
+                    "buggy_passes": false, "golden_passes": true}]}
+            })
+            .to_string(),
+        )
+        .expect("subject");
+        let mut record = GccRecord::new(Header {
+            format: FORMAT.into(),
+            version: VERSION,
+            gcc: "gcc".into(),
+            compile: "gcc X.c -o X".into(),
+            timeout_ms: 1000,
+            stdout_cap: 1000,
+        });
+        let run = |out: &[u8]| GccRun {
+            end: GccEnd::Exit(0),
+            stdout: out.to_vec(),
+            stable: true,
+            truncated: false,
+        };
+        record.insert(&subject, Ok(vec![run(gcc_buggy)]), Ok(vec![run(b"6\n")]));
+        let r = check_subject(&subject, &Limits::default(), &plain_runner, Some(&record));
+        assert_eq!((r.compared, r.agree), (2, 2), "both verdicts agree");
+        r.stdout
+    }
+
+    #[test]
+    fn a_wrong_number_on_a_failing_test_is_an_exact_output_disagreement() {
+        let buggy = "#include <stdio.h>\nint main(){int n; scanf(\"%d\",&n); printf(\"%d\\n\", n + 1); return 0;}";
+        let o = checked(buggy, b"5\n");
+        assert_eq!((o.compared, o.agree), (2, 1));
+        assert_eq!(o.disagreements.len(), 1);
+        assert_eq!(o.disagreements[0].gcc, "exit 0: \"5\\n\"");
+        let o = checked(buggy, b"4\n");
+        assert_eq!((o.compared, o.agree), (2, 2));
+    }
+
+    #[test]
+    fn undefined_behaviour_and_i64_formats_are_counted_apart() {
+        // pos() falls off its end and its value is used: gcc printed its own eax.
+        let buggy = "#include <stdio.h>\nint pos(int n){ if (n == 1) return 1; }\n\
+            int main(){int n; scanf(\"%d\",&n); printf(\"%d\\n\", pos(n)); return 0;}";
+        let o = checked(buggy, b"2809\n");
+        assert_eq!((o.compared, o.agree), (1, 1));
+        assert_eq!((o.undefined_compared, o.undefined_agree), (1, 0));
+        assert!(o.disagreements[0].undefined.is_some());
+        // glibc pads %I64d to a width of 64; the interpreter prints it as %lld.
+        let buggy = "#include <stdio.h>\nint main(){long long n; scanf(\"%I64d\",&n); printf(\"%I64d\\n\", n); return 0;}";
+        let padded = format!("{:>64}\n", 3);
+        let o = checked(buggy, padded.as_bytes());
+        assert_eq!((o.compared, o.i64_format_compared), (1, 1));
+        assert_eq!((o.i64_format_agree, o.i64_format_agree_but_padding), (0, 1));
+        assert!(o.disagreements.is_empty());
+        let o = checked(buggy, format!("{:>64}\n", 4).as_bytes());
+        assert_eq!(o.i64_format_agree_but_padding, 0);
+        assert_eq!(o.disagreements.len(), 1);
+    }
 }

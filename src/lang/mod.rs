@@ -35,6 +35,7 @@ pub mod compile;
 pub mod corpus_check;
 pub mod diag;
 pub mod format;
+pub mod gcc_record;
 pub mod inputs;
 pub mod lexer;
 pub mod parser;
@@ -283,6 +284,11 @@ pub enum UndefinedKind {
     /// `scanf` read a number its signed destination cannot hold: the input itself is
     /// outside what the program can represent.
     InputOutOfRange,
+    /// A non-void function other than `main` ended at its closing brace, without a
+    /// `return` value, and its caller used the value (C11 6.9.1p12). The interpreter gives
+    /// the value of the last call that returned, what gcc -O0 leaves in `eax` in the
+    /// common case; gcc's real value depends on the code it generated.
+    MissingReturnValue,
 }
 
 /// The first undefined behaviour a run went through.
@@ -300,6 +306,9 @@ impl fmt::Display for Undefined {
             UndefinedKind::SignedOverflow => "signed integer overflow",
             UndefinedKind::FloatToInteger => "floating value out of the integer range",
             UndefinedKind::InputOutOfRange => "a number read does not fit its type",
+            UndefinedKind::MissingReturnValue => {
+                "the value of a function that ended without return is used"
+            }
         };
         write!(f, "{what} at line {}", self.line)
     }

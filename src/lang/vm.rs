@@ -870,6 +870,23 @@ impl<'a> Vm<'a> {
         self.undefined_result(self.call_pc, what, v)
     }
 
+    /// Whether the code a call returns to at `ret_pc` throws the returned value away
+    /// (`f();`, `(void) f();`, the left side of a comma, possibly after the jumps out of a
+    /// `?:`); the value of a call the machine itself made ([`Vm::run_function`]) is
+    /// always used.
+    fn caller_discards(&self, ret_pc: u32) -> bool {
+        let mut pc = ret_pc;
+        // A jump chain is short (the ends of nested `?:`); the bound only guards a loop.
+        for _ in 0..8 {
+            match self.code.instrs.get(pc as usize) {
+                Some(Instr::Pop) => return true,
+                Some(&Instr::Jmp(t)) => pc = t,
+                _ => return false,
+            }
+        }
+        false
+    }
+
     /// The first undefined behaviour of C the run went through, with its source line.
     pub fn undefined(&self) -> Option<Undefined> {
         self.undefined.map(|(pc, what)| Undefined {
@@ -1310,7 +1327,19 @@ impl<'a> Vm<'a> {
                     bp = nbp;
                     ob = nob;
                 }
-                Instr::LastRet => self.stack.push(self.last_ret),
+                // A non-void function fell off its end: undefined if the caller uses the
+                // value, noted at the call (or here, for a call the machine made).
+                Instr::LastRet => {
+                    let v = self.last_ret;
+                    let v = match self.frames.last().map(|fr| fr.ret_pc) {
+                        Some(ret) if !self.caller_discards(ret) => {
+                            let at = if ret == u32::MAX { here } else { ret - 1 };
+                            self.undefined_result(at, UndefinedKind::MissingReturnValue, v)
+                        }
+                        _ => v,
+                    };
+                    self.stack.push(v);
+                }
                 Instr::Ret => {
                     let v = self.pop();
                     self.last_ret = v;

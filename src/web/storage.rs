@@ -183,9 +183,7 @@ pub fn raw_text(key: &str) -> Option<String> {
 
 /// FNV-1a, 64 bits: names an unreadable text's aside key by its content.
 fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    crate::fingerprint::fnv1a64(text.as_bytes())
 }
 
 /// Whether this tab has saved a session of its own.

@@ -1,6 +1,7 @@
 //! `fixloop corpus check DIR`: our verdicts vs gcc's on every subject, as a table or JSON.
 
 use fixloop::lang::corpus_check::{check_all, load_dir, Report, Runner};
+use fixloop::lang::gcc_record::GccRecord;
 use fixloop::lang::{Execution, Limits, Program};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,6 +32,45 @@ pub struct CheckArgs {
     /// `--only 175-A --only 458-D` while iterating on a few subjects.
     #[arg(long)]
     only: Vec<String>,
+    /// Records of gcc's runs (`fixloop corpus record-gcc`) to compare exact outputs with,
+    /// besides the records built into this binary (data/gcc-outputs/); later files win.
+    #[arg(long)]
+    gcc_outputs: Vec<PathBuf>,
+}
+
+/// The records of gcc's runs on the two corpora, made by `corpus record-gcc` and built
+/// into the binary, so that exact outputs are checked on machines without gcc.
+const BUILT_IN_RECORDS: &[(&str, &[u8])] = &[
+    (
+        "built-in data/gcc-outputs/codeflaws.gcc.jsonl.zz",
+        include_bytes!("../../../data/gcc-outputs/codeflaws.gcc.jsonl.zz"),
+    ),
+    (
+        "built-in data/gcc-outputs/introclass.gcc.jsonl.zz",
+        include_bytes!("../../../data/gcc-outputs/introclass.gcc.jsonl.zz"),
+    ),
+];
+
+/// The built-in records extended by `files`, or the error message.
+fn gcc_records(files: &[PathBuf]) -> Result<GccRecord, String> {
+    let mut all: Option<GccRecord> = None;
+    let named = BUILT_IN_RECORDS
+        .iter()
+        .map(|(name, bytes)| (name.to_string(), Ok(bytes.to_vec())))
+        .chain(
+            files
+                .iter()
+                .map(|f| (f.display().to_string(), std::fs::read(f))),
+        );
+    for (name, bytes) in named {
+        let bytes = bytes.map_err(|e| format!("{name}: {e}"))?;
+        let r = GccRecord::from_bytes(&bytes).map_err(|e| format!("{name}: {e}"))?;
+        match &mut all {
+            Some(a) => a.extend(r),
+            None => all = Some(r),
+        }
+    }
+    all.ok_or_else(|| "no record of gcc's runs".to_string())
 }
 
 /// Runs a program, turning a panic into `Err` so it is counted instead of aborting.
@@ -79,6 +119,7 @@ pub fn corpora(dir: &std::path::Path) -> Vec<(String, PathBuf)> {
 }
 
 fn corpus_json(r: &Report, secs: f64) -> serde_json::Value {
+    let o = &r.stdout;
     serde_json::json!({
         "subjects": r.subjects,
         "executions": r.executions,
@@ -87,6 +128,18 @@ fn corpus_json(r: &Report, secs: f64) -> serde_json::Value {
             "compared": r.compared,
             "ratio": r.agreement(),
             "ratio_including_unsupported": r.agreement_including_unsupported(),
+            "undefined_behaviour": {"compared": r.undefined_compared, "agree": r.undefined_agree},
+        },
+        "stdout_agree": {
+            "count": o.agree,
+            "compared": o.compared,
+            "ratio": o.agreement(),
+            "undefined_behaviour": {"compared": o.undefined_compared, "agree": o.undefined_agree},
+            "i64_format": {"compared": o.i64_format_compared, "agree": o.i64_format_agree,
+                "agree_but_padding": o.i64_format_agree_but_padding},
+            "unstable": o.unstable,
+            "not_recorded": o.not_recorded,
+            "gcc_verdict_differs": o.gcc_verdict_differs,
         },
         "unstable_skipped": r.unstable_skipped,
         "golden_without_recorded_verdict": {"runs": r.unrecorded, "pass": r.unrecorded_pass},
@@ -102,6 +155,9 @@ fn corpus_json(r: &Report, secs: f64) -> serde_json::Value {
             "subject": d.subject, "program": d.program.name(), "test": d.test,
             "gcc_passes": d.gcc_passes, "outcome": d.outcome, "stdout": d.stdout,
             "expected": d.expected})).collect::<Vec<_>>(),
+        "stdout_disagreements": o.disagreements.iter().map(|d| serde_json::json!({
+            "subject": d.subject, "program": d.program.name(), "test": d.test,
+            "gcc": d.gcc, "ours": d.ours, "undefined": d.undefined})).collect::<Vec<_>>(),
     })
 }
 
@@ -120,6 +176,13 @@ pub fn main(a: CheckArgs) -> ExitCode {
     // Panics are caught and counted; keep the default hook quiet while checking.
     std::panic::set_hook(Box::new(|_| {}));
     let runner: &Runner = &catching_runner;
+    let record = match gcc_records(&a.gcc_outputs) {
+        Ok(r) => Some(r),
+        Err(e) => {
+            eprintln!("exact outputs not checked: {e}");
+            None
+        }
+    };
     let mut per = vec![];
     let mut total = Report::default();
     let all_start = Instant::now();
@@ -142,7 +205,7 @@ pub fn main(a: CheckArgs) -> ExitCode {
             continue;
         }
         let start = Instant::now();
-        let r = check_all(&subjects, &limits, runner, threads);
+        let r = check_all(&subjects, &limits, runner, record.as_ref(), threads);
         let secs = start.elapsed().as_secs_f64();
         per.push((name, r.clone(), secs));
         total.merge(r);
@@ -163,12 +226,15 @@ pub fn main(a: CheckArgs) -> ExitCode {
         println!("{}", serde_json::to_string_pretty(&obj).unwrap_or_default());
     } else {
         println!(
-            "{:<14} {:>8} {:>10} {:>10} {:>9} {:>11} {:>8} {:>8} {:>6} {:>10}",
+            "{:<14} {:>8} {:>10} {:>10} {:>9} {:>13} {:>9} {:>7} {:>11} {:>8} {:>8} {:>6} {:>10}",
             "corpus",
             "subjects",
             "executions",
             "agree",
             "agree%",
+            "stdout agree",
+            "stdout%",
+            "UB",
             "unsupported",
             "timeouts",
             "rt-errors",
@@ -182,12 +248,15 @@ pub fn main(a: CheckArgs) -> ExitCode {
         rows.push(("total".into(), &total, secs));
         for (n, r, s) in rows {
             println!(
-                "{:<14} {:>8} {:>10} {:>10} {:>8.3}% {:>11} {:>8} {:>8} {:>6} {:>10.0}",
+                "{:<14} {:>8} {:>10} {:>10} {:>8.3}% {:>13} {:>8.3}% {:>7} {:>11} {:>8} {:>8} {:>6} {:>10.0}",
                 n,
                 r.subjects,
                 r.executions,
                 format!("{}/{}", r.agree, r.compared),
                 100.0 * r.agreement(),
+                format!("{}/{}", r.stdout.agree, r.stdout.compared),
+                100.0 * r.stdout.agreement(),
+                r.stdout.undefined_compared,
                 r.unsupported.len(),
                 r.timeouts,
                 r.runtime_errors,
@@ -218,6 +287,37 @@ pub fn main(a: CheckArgs) -> ExitCode {
                     d.outcome,
                     d.stdout,
                     d.expected
+                );
+            }
+        }
+        let o = &total.stdout;
+        println!(
+            "\nexact outputs: {} of {} runs as gcc printed; apart: through undefined behaviour {} of {}, with %I64d {} of {} ({} but for padding); not compared: {} unstable, {} not recorded, {} whose gcc verdict differs from the corpus's",
+            o.agree,
+            o.compared,
+            o.undefined_agree,
+            o.undefined_compared,
+            o.i64_format_agree,
+            o.i64_format_compared,
+            o.i64_format_agree_but_padding,
+            o.unstable,
+            o.not_recorded,
+            o.gcc_verdict_differs
+        );
+        if !o.disagreements.is_empty() {
+            println!("\noutputs other than gcc's ({}):", o.disagreements.len());
+            for d in o.disagreements.iter().take(a.show) {
+                println!(
+                    "  {} {} {}: gcc {}, ours {}{}",
+                    d.subject,
+                    d.program.name(),
+                    d.test,
+                    d.gcc,
+                    d.ours,
+                    d.undefined
+                        .as_ref()
+                        .map(|u| format!(" (undefined: {u})"))
+                        .unwrap_or_default()
                 );
             }
         }

@@ -1,5 +1,6 @@
 //! `fixloop eval`: Learn2fix's oracle evaluation over a corpus, the golden program as labeller, with the paper's metrics.
 
+use crate::shard::{self, ShardSpec};
 use clap::Args;
 use fixloop::active::eval::{
     aggregate, run_seed, EvalConfig, InputRanges, Prepared, RunMetrics, SkipReason,
@@ -10,6 +11,7 @@ use fixloop::corpus::Subject;
 use fixloop::lang::Limits;
 use fixloop::oracle::LearnConfig;
 use fixloop::session::{Fuzzer, Settings};
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -17,7 +19,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// The loop's fuzzer on the command line (see [`fixloop::session::Fuzzer`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize, Deserialize)]
 pub enum FuzzerArg {
     /// Around the failing input (the page's default).
     Neighbourhood,
@@ -49,8 +51,9 @@ impl FuzzerArg {
     }
 }
 
-/// Arguments of `fixloop eval`.
-#[derive(Args, Debug)]
+/// Arguments of `fixloop eval`. Serialisable: a shard's partial report carries them, so
+/// that `eval merge` checks and reproduces the settings.
+#[derive(Args, Debug, Clone, Serialize, Deserialize)]
 pub struct EvalArgs {
     /// A folder of subject JSON files (searched recursively; manifest.json is skipped).
     pub dir: PathBuf,
@@ -65,6 +68,7 @@ pub struct EvalArgs {
     pub seed: u64,
     /// Print one JSON object instead of the table.
     #[arg(long)]
+    #[serde(default)]
     pub json: bool,
     /// Write per-subject, per-run, per-budget rows to this CSV file.
     #[arg(long)]
@@ -174,7 +178,38 @@ pub struct EvalArgs {
     /// patch after each budget, since the questions asked do not depend on the budget).
     /// 0 (the default): no questions.
     #[arg(long, value_delimiter = ',', default_value = "0")]
+    #[serde(default)]
     pub questions: Vec<usize>,
+    /// Evaluate only the I-th of N deterministic slices of the subjects (1 <= I <= N),
+    /// balanced by the cost estimate, and print the slice's partial report (JSON) for
+    /// `fixloop eval merge`; --csv gets the slice's rows. Not with --selection.
+    #[arg(long)]
+    pub shard: Option<ShardSpec>,
+    /// Leave every clock reading out of the report (wall and CPU times, time to first
+    /// patch) and the thread count, so that it depends only on the settings, the build
+    /// and the corpus; merged shards then print exactly what one run prints.
+    #[arg(long)]
+    #[serde(default)]
+    pub no_timing: bool,
+}
+
+/// `fixloop eval`: an evaluation, or `eval merge` of shards' partial reports.
+#[derive(Args, Debug)]
+pub struct EvalCommand {
+    /// `merge`.
+    #[command(subcommand)]
+    pub merge: Option<EvalSubcommand>,
+    /// The evaluation's arguments (absent with `merge`).
+    #[command(flatten)]
+    pub args: Option<EvalArgs>,
+}
+
+/// Subcommands of `fixloop eval`.
+#[derive(clap::Subcommand, Debug)]
+pub enum EvalSubcommand {
+    /// Join the partial reports of `fixloop eval --shard I/N` (every shard of one
+    /// evaluation, any order) into the report one run prints.
+    Merge(crate::merge::MergeArgs),
 }
 
 /// The paper's Learn2fix medians on 552 Codeflaws subjects: (l, accuracy, conditional accuracy).
@@ -339,13 +374,20 @@ struct InFlight {
 }
 
 /// What one subject gave: its rows (every run, in run order) and CPU seconds spent on
-/// it (preparation plus runs), or why it was left out.
-enum SubjectResult {
+/// it (preparation plus runs; `None` where the platform cannot tell), or why it was
+/// left out. A shard's partial report carries these.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum SubjectResult {
+    /// Evaluated.
     Done {
+        /// Every run's rows, in run order.
         rows: Vec<RunMetrics>,
-        cpu_seconds: f64,
+        /// CPU seconds spent on the subject.
+        cpu_seconds: Option<f64>,
     },
-    Skipped(String, SkipReason),
+    /// Left out: (subject id, why).
+    Skipped(String, String),
+    /// Not a subject file: (path, why).
     Unreadable(String, String),
 }
 
@@ -380,7 +422,7 @@ fn evaluate_all(
             Loaded::Skipped(id, why) => {
                 eprintln!("skipped {id}: {why}");
                 flights.push(None);
-                results.push(Some(SubjectResult::Skipped(id, why)));
+                results.push(Some(SubjectResult::Skipped(id, why.to_string())));
             }
             Loaded::Unreadable(p, why) => {
                 eprintln!("unreadable {p}: {why}");
@@ -441,11 +483,13 @@ fn evaluate_all(
         .map(|((result, mut by_run), flight)| {
             result.unwrap_or_else(|| {
                 by_run.sort_by_key(|(run, _)| *run);
-                let cpu_seconds = flight.map_or(f64::NAN, |f| {
-                    f.cpu_seconds
-                        .into_inner()
-                        .unwrap_or_else(PoisonError::into_inner)
-                });
+                let cpu_seconds = flight
+                    .map(|f| {
+                        f.cpu_seconds
+                            .into_inner()
+                            .unwrap_or_else(PoisonError::into_inner)
+                    })
+                    .filter(|c| !c.is_nan());
                 SubjectResult::Done {
                     rows: by_run.into_iter().flat_map(|(_, r)| r).collect(),
                     cpu_seconds,
@@ -463,13 +507,20 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-fn write_csv(path: &Path, rows: &[(RunMetrics, f64)]) -> std::io::Result<()> {
+/// Writes the rows with their subject's CPU seconds (a `subject_cpu_s` column before
+/// `stop`; left out when `timing` is off).
+fn write_csv(path: &Path, rows: &[(RunMetrics, Option<f64>)], timing: bool) -> std::io::Result<()> {
     let mut out = String::from(
-        "subject,run,seed,label_budget,initial_test,labelled,labelled_failing,skipped,generated,generated_failing,validation,validation_failing,correct,correct_failing,accuracy,conditional_accuracy,p_labelled_failing,p_generated_failing,look_ahead_learns,learn_failures,conflicts,subject_cpu_s,stop,formula\n",
+        "subject,run,seed,label_budget,initial_test,labelled,labelled_failing,skipped,generated,generated_failing,validation,validation_failing,correct,correct_failing,accuracy,conditional_accuracy,p_labelled_failing,p_generated_failing,look_ahead_learns,learn_failures,conflicts,",
     );
+    out.push_str(if timing {
+        "subject_cpu_s,stop,formula\n"
+    } else {
+        "stop,formula\n"
+    });
     for (r, t) in rows {
         out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{},{},{},{:.3},{},{}\n",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{},{},{},",
             csv_field(&r.subject),
             r.run,
             r.seed,
@@ -491,7 +542,12 @@ fn write_csv(path: &Path, rows: &[(RunMetrics, f64)]) -> std::io::Result<()> {
             r.look_ahead_learns,
             r.learn_failures,
             r.conflicts,
-            t,
+        ));
+        if timing {
+            out.push_str(&format!("{:.3},", t.unwrap_or(f64::NAN)));
+        }
+        out.push_str(&format!(
+            "{},{}\n",
             csv_field(&r.stop),
             csv_field(&r.formula)
         ));
@@ -517,15 +573,10 @@ pub fn active_config(args: &EvalArgs) -> ActiveConfig {
     }
 }
 
-/// Runs `fixloop eval`.
-pub fn run(args: EvalArgs) -> ExitCode {
-    let started = Instant::now();
-    let files = match selected_files(&args) {
-        Ok(f) => f,
-        Err(code) => return code,
-    };
-    let config = EvalConfig {
-        active: active_config(&args),
+/// The evaluation's settings from the command line.
+fn eval_config(args: &EvalArgs) -> EvalConfig {
+    EvalConfig {
+        active: active_config(args),
         label_budgets: args.labels.clone(),
         limits: Limits {
             fuel: args.fuel,
@@ -544,41 +595,107 @@ pub fn run(args: EvalArgs) -> ExitCode {
         } else {
             InputRanges::Unbounded
         },
+    }
+}
+
+/// Worker threads: `--threads`, else every core.
+pub fn thread_count(args: &EvalArgs) -> usize {
+    args.threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+/// The clock readings a report shows (none under `--no-timing`).
+#[derive(Debug, Clone, Copy)]
+pub struct Timing {
+    /// Worker threads (of a merged report: the most any shard had).
+    pub threads: usize,
+    /// Wall seconds (of a merged report: the longest shard's).
+    pub wall_s: f64,
+}
+
+/// Runs `fixloop eval`, or with `--shard` one slice of it.
+pub fn run(args: EvalArgs) -> ExitCode {
+    let started = Instant::now();
+    let files = match selected_files(&args) {
+        Ok(f) => f,
+        Err(code) => return code,
     };
+    let config = eval_config(&args);
     let learn = LearnConfig {
         max_literals: args.max_literals,
         max_clauses: args.max_clauses,
         max_sat_calls: args.max_sat_calls,
         ..LearnConfig::default()
     };
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
-    let results = evaluate_all(&files, &config, &learn, args.runs, args.seed, threads);
-    let mut rows: Vec<(RunMetrics, f64)> = Vec::new();
-    let mut cpu_total = 0.0;
+    let threads = thread_count(&args);
+    let evaluate =
+        |files: &[PathBuf]| evaluate_all(files, &config, &learn, args.runs, args.seed, threads);
+    let Some(spec) = args.shard else {
+        let results = evaluate(&files);
+        let timing = Timing {
+            threads,
+            wall_s: started.elapsed().as_secs_f64(),
+        };
+        return report(&args, files.len(), &results, Some(timing));
+    };
+    let plan = shard::plan("oracle", &args, &files, spec, &config.limits, threads);
+    let own_files: Vec<PathBuf> = plan.own.iter().map(|&i| files[i].clone()).collect();
+    let results = evaluate(&own_files);
+    if let Some(path) = &args.csv {
+        if let Err(e) = write_csv(path, &rows_of(&results), !args.no_timing) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    plan.print(results, threads, started);
+    ExitCode::SUCCESS
+}
+
+/// Every run's rows with their subject's CPU seconds, in file order.
+fn rows_of(results: &[SubjectResult]) -> Vec<(RunMetrics, Option<f64>)> {
+    results
+        .iter()
+        .flat_map(|r| match r {
+            SubjectResult::Done { rows, cpu_seconds } => {
+                rows.iter().map(|m| (m.clone(), *cpu_seconds)).collect()
+            }
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+/// Prints the report of an evaluation of `files` subjects (one run's, or the merged
+/// parts') and writes `--csv`; `timing` is shown unless `--no-timing`.
+pub fn report(
+    args: &EvalArgs,
+    files: usize,
+    results: &[SubjectResult],
+    timing: Option<Timing>,
+) -> ExitCode {
+    let timing = timing.filter(|_| !args.no_timing);
+    let rows = rows_of(results);
+    let cpu_total: f64 = results
+        .iter()
+        .filter_map(|r| match r {
+            SubjectResult::Done { cpu_seconds, .. } => *cpu_seconds,
+            _ => None,
+        })
+        .sum();
     let mut skipped = Vec::new();
     let mut unreadable = Vec::new();
     for r in results {
         match r {
-            SubjectResult::Done {
-                rows: rs,
-                cpu_seconds,
-            } => {
-                cpu_total += cpu_seconds;
-                rows.extend(rs.into_iter().map(|m| (m, cpu_seconds)))
-            }
-            SubjectResult::Skipped(id, why) => skipped.push((id, why.to_string())),
-            SubjectResult::Unreadable(p, why) => unreadable.push((p, why)),
+            SubjectResult::Done { .. } => {}
+            SubjectResult::Skipped(id, why) => skipped.push((id.clone(), why.clone())),
+            SubjectResult::Unreadable(p, why) => unreadable.push((p.clone(), why.clone())),
         }
     }
     let metrics: Vec<RunMetrics> = rows.iter().map(|(m, _)| m.clone()).collect();
     let aggregates = aggregate(&metrics);
-    let elapsed = started.elapsed().as_secs_f64();
-    let evaluated = files.len() - skipped.len() - unreadable.len();
+    let evaluated = files - skipped.len() - unreadable.len();
     if let Some(path) = &args.csv {
-        if let Err(e) = write_csv(path, &rows) {
+        if let Err(e) = write_csv(path, &rows, timing.is_some()) {
             eprintln!("error: cannot write {}: {e}", path.display());
             return ExitCode::from(2);
         }
@@ -607,9 +724,9 @@ pub fn run(args: EvalArgs) -> ExitCode {
                 })
             })
             .collect();
-        let report = serde_json::json!({
+        let mut report = serde_json::json!({
             "dir": args.dir.display().to_string(),
-            "subjects": files.len(),
+            "subjects": files,
             "evaluated": evaluated,
             "runs": args.runs,
             "seed": args.seed,
@@ -623,21 +740,23 @@ pub fn run(args: EvalArgs) -> ExitCode {
             "fuzzer": format!("{:?}", args.fuzzer).to_lowercase(),
             "ranges_from_train": args.ranges_from_train,
             "ranges_from_failing": args.ranges_from_failing,
-            "threads": threads,
-            "time_s": elapsed,
-            "cpu_s": cpu_total,
             "skipped": skipped.iter().map(|(id, why)| serde_json::json!({"id": id, "reason": why})).collect::<Vec<_>>(),
             "unreadable": unreadable.iter().map(|(p, why)| serde_json::json!({"path": p, "reason": why})).collect::<Vec<_>>(),
             "budgets": budgets,
         });
+        if let (Some(t), Some(m)) = (timing, report.as_object_mut()) {
+            m.insert("threads".into(), t.threads.into());
+            m.insert("time_s".into(), t.wall_s.into());
+            m.insert("cpu_s".into(), cpu_total.into());
+        }
         println!(
             "{}",
             serde_json::to_string_pretty(&report).unwrap_or_default()
         );
     } else {
         println!(
-            "{} subjects, {} evaluated, {} skipped, {} unreadable; {} run(s), seed {}, S={}, generation budget {}, {} thread(s), {:.1} s wall, {:.1} s cpu",
-            files.len(),
+            "{} subjects, {} evaluated, {} skipped, {} unreadable; {} run(s), seed {}, S={}, generation budget {}{}",
+            files,
             evaluated,
             skipped.len(),
             unreadable.len(),
@@ -645,9 +764,10 @@ pub fn run(args: EvalArgs) -> ExitCode {
             args.seed,
             args.committee,
             args.max_generated,
-            threads,
-            elapsed,
-            cpu_total
+            timing.map_or(String::new(), |t| format!(
+                ", {} thread(s), {:.1} s wall, {:.1} s cpu",
+                t.threads, t.wall_s, cpu_total
+            ))
         );
         println!(
             "{:>4} {:>8} | {:>8} {:>8} {:>8} | {:>8} {:>8} {:>8} | {:>8} {:>9} | {:>8} {:>8} {:>6}",

@@ -8,9 +8,12 @@ mod exercise;
 mod fuzz;
 mod gp_eval;
 mod learn;
+mod merge;
+mod record_gcc;
 mod repair;
 mod repair_eval;
 mod run;
+mod shard;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -44,8 +47,10 @@ enum Command {
     #[command(subcommand)]
     Bench(BenchCommand),
     /// Learn2fix oracle evaluation over a corpus (golden program as labeller); with
-    /// --repair, repair evaluation (repairability, held-out pass rate, speed).
-    Eval(eval::EvalArgs),
+    /// --repair, repair evaluation (repairability, held-out pass rate, speed). With
+    /// --shard I/N one slice of it, joined by `eval merge`.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    Eval(eval::EvalCommand),
     /// Repair a C program against tests: ranked, validated patches as diffs.
     ///
     /// Exit codes: 0 a plausible patch was found, 3 none, 1 bad input.
@@ -67,8 +72,12 @@ enum Command {
 
 #[derive(Subcommand)]
 enum CorpusCommand {
-    /// Run buggy and golden programs of every subject on all tests and compare with gcc's verdicts.
+    /// Run buggy and golden programs of every subject on all tests and compare with gcc's
+    /// verdicts and, where a record of gcc's runs has them, its exact outputs.
     Check(corpus_check::CheckArgs),
+    /// Build every subject's programs with gcc, run them on all tests and record exact
+    /// outputs for `corpus check` (native only).
+    RecordGcc(record_gcc::RecordArgs),
 }
 
 #[derive(Subcommand)]
@@ -82,14 +91,29 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Run(a) => run::main(a),
         Command::Corpus(CorpusCommand::Check(a)) => corpus_check::main(a),
+        Command::Corpus(CorpusCommand::RecordGcc(a)) => record_gcc::main(a),
         Command::Learn(args) => learn::run(args),
         Command::Bench(BenchCommand::Exec(a)) => bench::main(a),
-        Command::Eval(a) if a.repair && a.selection.is_some() => {
-            let selection = a.selection.clone().unwrap_or_default();
-            gp_eval::run(a, &selection)
+        Command::Eval(eval::EvalCommand {
+            merge: Some(eval::EvalSubcommand::Merge(m)),
+            ..
+        }) => merge::main(m),
+        Command::Eval(eval::EvalCommand { args: None, .. }) => {
+            eprintln!("error: fixloop eval needs a folder of subjects, or `merge PARTS...`");
+            ExitCode::from(2)
         }
-        Command::Eval(a) if a.repair => repair_eval::run(a),
-        Command::Eval(a) => eval::run(a),
+        Command::Eval(eval::EvalCommand { args: Some(a), .. }) => match (a.repair, &a.selection) {
+            (true, Some(_)) if a.shard.is_some() => {
+                eprintln!("error: --shard does not split --selection runs (yet)");
+                ExitCode::from(2)
+            }
+            (true, Some(selection)) => {
+                let selection = selection.clone();
+                gp_eval::run(a, &selection)
+            }
+            (true, None) => repair_eval::run(a),
+            (false, _) => eval::run(a),
+        },
         Command::Repair(a) => repair::main(a),
         Command::Fuzz(a) => fuzz::main(a),
         Command::Demo(a) => demo::main(a),

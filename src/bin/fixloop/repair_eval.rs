@@ -1,7 +1,10 @@
 //! `fixloop eval --repair`: repair over a corpus with the subjects' train tests or the active loop's labels; repairability, held-out pass rate of the top patch, speed.
 
-use crate::eval::{active_config, parallel_map, selected_files, thread_clock, EvalArgs};
+use crate::eval::{
+    active_config, parallel_map, selected_files, thread_clock, thread_count, EvalArgs, Timing,
+};
 use crate::repair::subject_tests;
+use crate::shard;
 use fixloop::active::eval::Stat;
 use fixloop::active::formula::FormulaOracle;
 use fixloop::active::num::parse_input;
@@ -18,12 +21,14 @@ use fixloop::repair::choose::{ChoiceAnswer, ChooseConfig, ChooseStep, PatchChoos
 use fixloop::repair::tests::repair_tests;
 use fixloop::repair::{Control, Engine, LearnedOracle, Progress, RepairConfig, RepairTest};
 use fixloop::session::repair_phase::{page_repair_config, CHECKED_INPUTS};
+use serde::{Deserialize, Serialize};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// One subject's repair result.
-struct Row {
+/// One subject's repair result (a shard's partial report carries these).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Row {
     id: String,
     /// `None`: skipped (with the reason).
     skipped: Option<String>,
@@ -47,6 +52,7 @@ struct Row {
 }
 
 /// One ranked patch of a subject.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct PatchRow {
     cost: u32,
     validation: f64,
@@ -55,7 +61,7 @@ struct PatchRow {
     behaviour_change: f64,
     agreement: f64,
     /// `(node, first line, last line, edit kind)` per edit.
-    changed: Vec<(u32, u32, u32, &'static str)>,
+    changed: Vec<(u32, u32, u32, String)>,
     edits: Vec<String>,
     heldout_pass: f64,
 }
@@ -84,15 +90,13 @@ impl PatchRow {
 }
 
 impl Row {
-    /// The subject's line in `--json`'s `per_subject`, every ranked patch listed.
-    fn json(&self) -> serde_json::Value {
-        serde_json::json!({
+    /// The subject's line in `--json`'s `per_subject`, every ranked patch listed; its
+    /// times (`first_patch_ms`, `cpu_ms`, `wall_ms`) only with `timing`.
+    fn json(&self, timing: bool) -> serde_json::Value {
+        let mut v = serde_json::json!({
             "id": self.id,
             "repaired": self.repaired,
             "heldout_pass": self.heldout_pass,
-            "first_patch_ms": self.first_ms,
-            "cpu_ms": self.total_ms,
-            "wall_ms": self.wall_ms,
             "test_executions": self.test_executions,
             "stop": self.stop,
             "top_not_correct": Cause::of(&self.patches).map(Cause::name),
@@ -104,7 +108,13 @@ impl Row {
                 "questions_used": s.questions_used,
             })).collect::<Vec<_>>(),
             "patches": self.patches.iter().map(PatchRow::json).collect::<Vec<_>>(),
-        })
+        });
+        if let (true, Some(m)) = (timing, v.as_object_mut()) {
+            m.insert("first_patch_ms".into(), serde_json::json!(self.first_ms));
+            m.insert("cpu_ms".into(), self.total_ms.into());
+            m.insert("wall_ms".into(), self.wall_ms.into());
+        }
+        v
     }
 }
 
@@ -287,8 +297,8 @@ fn prepare(
 }
 
 /// The top patch after a question budget.
-#[derive(Clone, Copy, Default)]
-struct Snapshot {
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+pub struct Snapshot {
     questions: usize,
     repaired: bool,
     heldout_pass: f64,
@@ -463,7 +473,7 @@ fn evaluate(
             changed: p
                 .changed
                 .iter()
-                .map(|c| (c.node, c.first_line, c.last_line, c.kind.name()))
+                .map(|c| (c.node, c.first_line, c.last_line, c.kind.name().to_string()))
                 .collect(),
             edits: p.description.clone(),
             heldout_pass: heldout(p),
@@ -559,24 +569,55 @@ pub fn run(args: EvalArgs) -> ExitCode {
         Ok(f) => f,
         Err(code) => return code,
     };
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let bound = Duration::from_millis(args.repair_timeout_ms);
+    let threads = thread_count(&args);
+    // 0: no time bound, only the count bounds (the result does not depend on the clock).
+    let bound = match args.repair_timeout_ms {
+        0 => Duration::MAX,
+        ms => Duration::from_millis(ms),
+    };
+    if let Some(spec) = args.shard {
+        let limits = Limits {
+            fuel: args.fuel,
+            ..Limits::default()
+        };
+        let plan = shard::plan("repair", &args, &files, spec, &limits, threads);
+        let rows = repair_all(&plan.own, &files, bound, &args, &source, threads);
+        plan.print(rows, threads, started);
+        return ExitCode::SUCCESS;
+    }
+    let own: Vec<usize> = (0..files.len()).collect();
+    let rows = repair_all(&own, &files, bound, &args, &source, threads);
+    let timing = Timing {
+        threads,
+        wall_s: started.elapsed().as_secs_f64(),
+    };
+    report(&args, &rows, Some(timing))
+}
+
+/// Repairs the subjects `own` (indices into `files`) on `threads` threads; rows in
+/// `own`'s order.
+fn repair_all(
+    own: &[usize],
+    files: &[std::path::PathBuf],
+    bound: Duration,
+    args: &EvalArgs,
+    source: &TestSource,
+    threads: usize,
+) -> Vec<Row> {
     let finished = AtomicUsize::new(0);
-    let rows = parallel_map(files.len(), threads, |i| {
+    parallel_map(own.len(), threads, |k| {
         let r = evaluate(
-            &files[i],
+            &files[own[k]],
             bound,
             args.fuel,
             args.engine.map(Into::into),
-            &source,
+            source,
             &args.questions,
         );
         let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
         eprintln!(
             "[{done}/{}] {} {} {:.0} ms{}",
-            files.len(),
+            own.len(),
             r.id,
             if r.skipped.is_some() {
                 "skipped"
@@ -593,7 +634,13 @@ pub fn run(args: EvalArgs) -> ExitCode {
             }
         );
         r
-    });
+    })
+}
+
+/// Prints the report of a repair evaluation (one run's, or the merged parts') from every
+/// subject's row in file order; `timing` is shown unless `--no-timing`.
+pub fn report(args: &EvalArgs, rows: &[Row], timing: Option<Timing>) -> ExitCode {
+    let timing = timing.filter(|_| !args.no_timing);
     let evaluated: Vec<&Row> = rows.iter().filter(|r| r.skipped.is_none()).collect();
     let repaired: Vec<&Row> = evaluated.iter().copied().filter(|r| r.repaired).collect();
     let heldout = Stat::of(&repaired.iter().map(|r| r.heldout_pass).collect::<Vec<_>>());
@@ -633,27 +680,21 @@ pub fn run(args: EvalArgs) -> ExitCode {
     .map(|c| (c.name(), cause_count(c)));
     let by_questions = question_rows(&evaluated, &args.questions);
     let last = by_questions.last().cloned().unwrap_or_default();
-    let elapsed = started.elapsed().as_secs_f64();
     if args.json {
-        let report = serde_json::json!({
+        let mut report = serde_json::json!({
             "dir": args.dir.display().to_string(),
             "tests": args.tests,
             "leftover_labels": !args.no_leftover_labels,
-            "subjects": files.len(),
+            "subjects": rows.len(),
             "evaluated": evaluated.len(),
             "repaired": repaired.len(),
             "repairability": repairability,
             "heldout_pass_mean": heldout.mean,
             "heldout_pass_median": heldout.median,
             "heldout_all_pass": full_heldout,
-            "first_patch_ms_median": first.median,
-            "first_patch_ms_mean": first.mean,
             "test_executions": execs,
             "test_executions_mean": if evaluated.is_empty() { 0.0 } else { execs as f64 / evaluated.len() as f64 },
             "candidates_per_execution": cpe,
-            "time_basis": "thread CPU time (Linux schedstat), wall time elsewhere",
-            "threads": threads,
-            "time_s": elapsed,
             "skipped": rows.iter().filter_map(|r| r.skipped.as_ref().map(|w| serde_json::json!({"id": r.id, "reason": w}))).collect::<Vec<_>>(),
             "top_not_correct": cause_counts.iter().map(|(n, c)| (n.to_string(), serde_json::json!(c))).collect::<serde_json::Map<_, _>>(),
             "questions": last.questions,
@@ -662,30 +703,45 @@ pub fn run(args: EvalArgs) -> ExitCode {
             "correct_top_share": last.correct_top_share,
             "repairs_mean": if evaluated.is_empty() { 0.0 } else { evaluated.iter().map(|r| r.repairs as f64).sum::<f64>() / evaluated.len() as f64 },
             "by_questions": by_questions.iter().map(QuestionRow::json).collect::<Vec<_>>(),
-            "per_subject": evaluated.iter().map(|r| r.json()).collect::<Vec<_>>(),
+            "per_subject": evaluated.iter().map(|r| r.json(timing.is_some())).collect::<Vec<_>>(),
         });
+        if let (Some(t), Some(m)) = (timing, report.as_object_mut()) {
+            m.insert("first_patch_ms_median".into(), first.median.into());
+            m.insert("first_patch_ms_mean".into(), first.mean.into());
+            m.insert(
+                "time_basis".into(),
+                "thread CPU time (Linux schedstat), wall time elsewhere".into(),
+            );
+            m.insert("threads".into(), t.threads.into());
+            m.insert("time_s".into(), t.wall_s.into());
+        }
         println!(
             "{}",
             serde_json::to_string_pretty(&report).unwrap_or_default()
         );
     } else {
         println!(
-            "{} subjects, {} evaluated, {} skipped; {} thread(s), {:.1} s wall",
-            files.len(),
+            "{} subjects, {} evaluated, {} skipped{}",
+            rows.len(),
             evaluated.len(),
-            files.len() - evaluated.len(),
-            threads,
-            elapsed
+            rows.len() - evaluated.len(),
+            timing.map_or(String::new(), |t| format!(
+                "; {} thread(s), {:.1} s wall",
+                t.threads, t.wall_s
+            ))
         );
         println!(
-            "repairability {:.3} ({}/{}) | held-out pass of top patch: mean {:.3} median {:.3} ({} all-pass) | first patch median {:.0} ms | {} test executions | {:.1} candidates per execution",
+            "repairability {:.3} ({}/{}) | held-out pass of top patch: mean {:.3} median {:.3} ({} all-pass){} | {} test executions | {:.1} candidates per execution",
             repairability,
             repaired.len(),
             evaluated.len(),
             heldout.mean,
             heldout.median,
             full_heldout,
-            first.median,
+            timing.map_or(String::new(), |_| format!(
+                " | first patch median {:.0} ms",
+                first.median
+            )),
             execs,
             cpe
         );
