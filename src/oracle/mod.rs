@@ -54,6 +54,7 @@
 mod cegis;
 mod conflicts;
 mod formula;
+mod fxhash;
 mod learner;
 mod number;
 mod parser;
