@@ -134,7 +134,10 @@ impl Atom {
                 rel = rel.flip();
             }
         }
-        let rhs_fast = rhs.as_i128_fraction();
+        let rhs_fast = match &rhs {
+            Value::Int(i) => Some((*i as i128, 1)),
+            Value::Rat(_) => rhs.as_i128_fraction(),
+        };
         Atom {
             terms: t,
             rel,

@@ -1,6 +1,6 @@
-//! A fast non-cryptographic hasher (FxHash, as rustc's) for the learner's internal maps and sets, whose iteration order never decides a result.
+//! A fast non-cryptographic hasher (FxHash, as rustc's) for the learner's internal maps, whose iteration order never decides a result.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// rustc's FxHasher: one multiply and rotate per word. Not resistant to chosen keys,
@@ -55,5 +55,3 @@ impl Hasher for FxHasher {
 
 /// A `HashMap` with [`FxHasher`].
 pub(crate) type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-/// A `HashSet` with [`FxHasher`].
-pub(crate) type FxHashSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;

@@ -2,6 +2,7 @@
 //! shared by `learn`, hypothetical look-one-ahead learns and the committee.
 
 use super::formula::{Atom, Form, Formula};
+use super::fxhash::FxHashMap;
 use super::number::Value;
 use super::pool::{self, LabelSet, Pool, TIERS};
 use super::sat::{self, Answer, Encoding};
@@ -53,7 +54,7 @@ pub struct Learner {
     vars: Vec<String>,
     config: LearnConfig,
     points: Vec<Vec<Value>>,
-    index: HashMap<Vec<Value>, usize>,
+    index: FxHashMap<Vec<Value>, usize>,
     /// Labels seen per point.
     labels: Vec<LabelSet>,
     /// Points with a label, in first-labelled order.
@@ -85,7 +86,7 @@ impl Learner {
             vars,
             config,
             points: Vec::new(),
-            index: HashMap::new(),
+            index: FxHashMap::default(),
             labels: Vec::new(),
             labelled: Vec::new(),
             extra_atoms: Vec::new(),
@@ -606,11 +607,10 @@ impl Search<'_> {
             }
         }
         // Sizes 1..=3 by exhaustive bitset search (fast to prove impossible).
-        let small = (lower <= 3).then(|| small::SmallSearch::new(&state.pool, &ex_mask, &bug_mask));
-        for lits in lower.max(1)..=c.max_literals.min(3) {
-            if let Some(found) = small.as_ref().and_then(|s| s.search(lits)) {
-                return Ok(Some(build(&state.pool, vars, found.form, &found.groups)));
-            }
+        if let Some(found) =
+            small::smallest(&state.pool, &ex_mask, &bug_mask, lower, c.max_literals)
+        {
+            return Ok(Some(build(&state.pool, vars, found.form, &found.groups)));
         }
         for lits in lower.max(4)..=c.max_literals {
             // L unit groups of one form are one group of the other form.

@@ -2,7 +2,7 @@
 //! and dominance-pruned, each with its truth vector over the pool's points.
 
 use super::formula::{Atom, Rel};
-use super::fxhash::{FxHashMap, FxHashSet, FxHasher};
+use super::fxhash::{FxHashMap, FxHasher};
 use super::number::Value;
 use super::LearnConfig;
 use num_rational::BigRational;
@@ -100,42 +100,50 @@ pub(crate) fn build(
     if config.equality_atoms {
         for x in 0..nvars {
             // Per distinct value: occurrences, possible labels, and the points with it.
-            let mut stats: FxHashMap<&Value, (usize, bool, bool, Bits)> = FxHashMap::default();
+            let mut stats: FxHashMap<&Value, ValueStats> = FxHashMap::default();
             let mut everywhere = true;
             for (i, (p, l)) in points.iter().zip(labels).enumerate() {
                 match p.get(x) {
                     Some(v) => {
-                        let e = stats
-                            .entry(v)
-                            .or_insert_with(|| (0, false, false, bits_new(n)));
-                        e.0 += 1;
-                        e.1 |= l.bug;
-                        e.2 |= l.ok;
-                        set(&mut e.3, i);
+                        let e = stats.entry(v).or_insert_with(|| ValueStats {
+                            count: 0,
+                            bug: false,
+                            ok: false,
+                            points: bits_new(n),
+                        });
+                        e.count += 1;
+                        e.bug |= l.bug;
+                        e.ok |= l.ok;
+                        set(&mut e.points, i);
                     }
                     None => everywhere = false,
                 }
             }
-            let mut vals: Vec<(&Value, (usize, bool, bool, Bits))> = stats.into_iter().collect();
+            let mut vals: Vec<(&Value, ValueStats)> = stats.into_iter().collect();
             vals.sort_by(|a, b| a.0.cmp(b.0));
             // Values whose labels differ from a neighbour's are where `x = c` / `x != c`
             // can say what thresholds cannot; they come first, then frequent values.
-            let labels_of = |i: usize| (vals[i].1 .1, vals[i].1 .2);
+            let labels_of = |i: usize| (vals[i].1.bug, vals[i].1.ok);
             let mut ranked: Vec<(bool, usize, &Value, usize)> = (0..vals.len())
                 .map(|i| {
                     let boundary = (i > 0 && labels_of(i - 1) != labels_of(i))
                         || (i + 1 < vals.len() && labels_of(i + 1) != labels_of(i));
-                    (!boundary, usize::MAX - vals[i].1 .0, vals[i].0, i)
+                    (!boundary, usize::MAX - vals[i].1.count, vals[i].0, i)
                 })
                 .collect();
             ranked.sort();
             ranked.truncate(config.max_equality_constants);
             for (_, _, v, i) in ranked {
                 // A point without the variable counts it as 0: evaluate then.
-                let eq = everywhere.then(|| vals[i].1 .3.clone());
-                let ne = eq.as_ref().map(|b| cands.complement(b));
-                cands.push_new(Atom::var_const(x, Rel::Eq, v.clone()), 0, eq.as_deref());
-                cands.push_new(Atom::var_const(x, Rel::Ne, v.clone()), 0, ne.as_deref());
+                let eq = Atom::var_const(x, Rel::Eq, v.clone());
+                let ne = Atom::var_const(x, Rel::Ne, v.clone());
+                if everywhere {
+                    cands.push_bits(eq, 0, &vals[i].1.points, false);
+                    cands.push_bits(ne, 0, &vals[i].1.points, true);
+                } else {
+                    cands.push_new(eq, 0, None);
+                    cands.push_new(ne, 0, None);
+                }
             }
         }
         if config.pair_atoms {
@@ -172,27 +180,31 @@ pub(crate) fn build(
             vals.sort_by(|a, b| a.0.cmp(&b.0));
         }
         let first = cands.atoms.len();
-        // Per group of equal values: the value, its labels, and the points at or below it.
-        let mut groups: Vec<(Value, LabelSet, Bits)> = Vec::new();
-        for (v, l, i) in vals {
+        // Per group of equal values: the value, its labels, and where its points end in
+        // `vals`.
+        let mut groups: Vec<(&Value, LabelSet, usize)> = Vec::new();
+        for (k, (v, l, _)) in vals.iter().enumerate() {
             match groups.last_mut() {
-                Some((gv, gl, below)) if *gv == v => {
+                Some((gv, gl, end)) if *gv == v => {
                     gl.bug |= l.bug;
                     gl.ok |= l.ok;
-                    set(below, i);
+                    *end = k + 1;
                 }
-                _ => {
-                    let mut below = groups.last().map_or_else(|| bits_new(n), |g| g.2.clone());
-                    set(&mut below, i);
-                    groups.push((v, l, below));
-                }
+                _ => groups.push((v, *l, k + 1)),
             }
         }
         let integral = groups.iter().all(|(v, _, _)| v.is_integer());
+        // The points at or below the current group, and the others.
+        let mut at_or_below_u: Bits = bits_new(n);
         let mut above_u: Bits = bits_new(n);
+        let mut done = 0;
         for w in groups.windows(2) {
-            let (u, lu, at_or_below_u) = (&w[0].0, w[0].1, &w[0].2);
-            let (v, lv) = (&w[1].0, w[1].1);
+            let (u, lu, end) = (w[0].0, w[0].1, w[0].2);
+            let (v, lv) = (w[1].0, w[1].1);
+            for &(_, _, i) in &vals[done..end] {
+                set(&mut at_or_below_u, i);
+            }
+            done = end;
             // A cut between u and v is true at or below u, or above it: its truth vector
             // is that of the group, or the complement.
             for (a, (b, all)) in above_u.iter_mut().zip(at_or_below_u.iter().zip(&cands.all)) {
@@ -256,10 +268,18 @@ pub(crate) fn build(
             .preferred_var
             .is_some_and(|v| a.terms().iter().any(|&(x, _)| x == v))
     };
-    let mut order: Vec<((usize, u32), bool, usize)> = cands
+    // Key (tier, complexity, not preferred, index) packed into one integer, in that order.
+    let mut order: Vec<u128> = cands
         .iter()
         .enumerate()
-        .map(|(i, (atom, tier))| ((*tier, atom.complexity()), !preferred(atom), i))
+        .filter_map(|(i, c)| {
+            c.as_ref().map(|(a, tier)| {
+                (*tier as u128) << 97
+                    | u128::from(a.complexity()) << 65
+                    | u128::from(!preferred(a)) << 64
+                    | i as u128
+            })
+        })
         .collect();
     order.sort_unstable();
 
@@ -268,16 +288,17 @@ pub(crate) fn build(
     // one: B dominates A when B is true on every possible bug where A is, and false on
     // every possible ok point where A is false. Replacing A by B keeps any CNF or DNF
     // consistent, so no smallest formula is lost.
-    let mut cands: Vec<Option<(Atom, usize)>> = cands.into_iter().map(Some).collect();
+    let mut cands = cands;
     let mut kept: Vec<PoolLit> = Vec::new();
     // The kept literals' truth vectors, back to back.
     let mut kept_truths: Vec<u64> = Vec::new();
-    let mut seen_truth: FxHashSet<Bits> = FxHashSet::default();
+    let mut seen_truth = TruthSet::new(words);
     let mut masked: Bits = vec![0; words];
     let mut tb: Bits = vec![0; words];
     let mut to: Bits = vec![0; words];
     let care: Bits = bug_mask.iter().zip(&ok_mask).map(|(b, o)| b | o).collect();
-    'next: for &(_, _, i) in &order {
+    'next: for &key in &order {
+        let i = key as u64 as usize;
         let truth = &truths[i * words..(i + 1) * words];
         for w in 0..words {
             tb[w] = truth[w] & bug_mask[w];
@@ -291,10 +312,9 @@ pub(crate) fn build(
         if tb.iter().all(|&w| w == 0) || to == ok_mask {
             continue;
         }
-        if seen_truth.contains(masked.as_slice()) {
+        if !seen_truth.insert(&masked) {
             continue;
         }
-        seen_truth.insert(masked.clone());
         for k in kept_truths.chunks_exact(words) {
             let dominates =
                 (0..words).all(|w| k[w] & tb[w] == tb[w] && k[w] & ok_mask[w] & !to[w] == 0);
@@ -329,10 +349,30 @@ fn plus_one(c: &Value) -> Value {
     }
 }
 
+/// One value of a variable over the pool's points.
+struct ValueStats {
+    /// Points with the value.
+    count: usize,
+    /// Whether one of them may be a bug / may be ok.
+    bug: bool,
+    ok: bool,
+    /// Which points.
+    points: Bits,
+}
+
+/// One expression's left-hand sides at the pool's points; `None`: evaluate that point
+/// exactly.
+struct Column {
+    terms: Vec<(usize, i64)>,
+    modulus: Option<i64>,
+    values: Vec<Option<i128>>,
+}
+
 /// The pool's candidate atoms, each once, in the order first offered, with their truth
 /// vectors (`words` words per atom, back to back).
 struct Candidates<'a> {
-    atoms: Vec<(Atom, usize)>,
+    /// `(atom, tier)`, an option so that the pool can take the ones it keeps.
+    atoms: Vec<Option<(Atom, usize)>>,
     truths: Vec<u64>,
     columns: Columns<'a>,
     words: usize,
@@ -347,17 +387,25 @@ impl<'a> Candidates<'a> {
             set(&mut all, i);
         }
         Candidates {
-            atoms: Vec::new(),
-            truths: Vec::new(),
+            atoms: Vec::with_capacity(1024),
+            truths: Vec::with_capacity(1024 * all.len()),
             columns: Columns::new(points),
             words: all.len(),
             all,
         }
     }
 
-    /// The points outside `b`.
-    fn complement(&self, b: &[u64]) -> Bits {
-        b.iter().zip(&self.all).map(|(x, a)| !x & a).collect()
+    /// Adds `atom` of `tier`, not offered before, true exactly on `bits` (or, with
+    /// `outside`, on the other points).
+    fn push_bits(&mut self, atom: Atom, tier: usize, bits: &[u64], outside: bool) {
+        if outside {
+            let all = &self.all;
+            self.truths
+                .extend(bits.iter().zip(all).map(|(b, a)| !b & a));
+        } else {
+            self.truths.extend_from_slice(bits);
+        }
+        self.atoms.push(Some((atom, tier)));
     }
 
     /// Adds `atom` of `tier`, which has not been offered before; `truth` is its truth
@@ -371,16 +419,73 @@ impl<'a> Candidates<'a> {
                 self.columns.truth(&atom, &mut self.truths[start..]);
             }
         }
-        self.atoms.push((atom, tier));
+        self.atoms.push(Some((atom, tier)));
     }
 
     /// Offers `atom`, unless it is among the atoms from index `from` on (the only ones it
     /// can equal).
     fn push_checked(&mut self, atom: Atom, tier: usize, truth: Option<&[u64]>, from: usize) {
-        if self.atoms[from..].iter().any(|(a, _)| *a == atom) {
+        if self.atoms[from..]
+            .iter()
+            .any(|c| c.as_ref().is_some_and(|(a, _)| *a == atom))
+        {
             return;
         }
         self.push_new(atom, tier, truth);
+    }
+}
+
+/// A set of truth vectors of `words` words, stored back to back (no allocation per
+/// vector).
+struct TruthSet {
+    words: usize,
+    vectors: Vec<u64>,
+    /// Hash -> the first vector with that hash; later ones with the same hash (rare) in
+    /// `collided`.
+    first: FxHashMap<u64, usize>,
+    collided: Vec<(u64, usize)>,
+}
+
+impl TruthSet {
+    fn new(words: usize) -> TruthSet {
+        TruthSet {
+            words,
+            vectors: Vec::new(),
+            first: FxHashMap::default(),
+            collided: Vec::new(),
+        }
+    }
+
+    fn vector(&self, k: usize) -> &[u64] {
+        &self.vectors[k * self.words..(k + 1) * self.words]
+    }
+
+    /// Adds `v`; whether it was new.
+    fn insert(&mut self, v: &[u64]) -> bool {
+        let hash = {
+            let mut h = FxHasher::default();
+            v.hash(&mut h);
+            h.finish()
+        };
+        let k = self.vectors.len() / self.words;
+        match self.first.get(&hash) {
+            Some(&f) => {
+                let seen = self.vector(f) == v
+                    || self
+                        .collided
+                        .iter()
+                        .any(|&(h, c)| h == hash && self.vector(c) == v);
+                if seen {
+                    return false;
+                }
+                self.collided.push((hash, k));
+            }
+            None => {
+                self.first.insert(hash, k);
+            }
+        }
+        self.vectors.extend_from_slice(v);
+        true
     }
 }
 
@@ -390,8 +495,7 @@ impl<'a> Candidates<'a> {
 /// rational value, an overflow) is evaluated by [`Atom::eval`] itself.
 struct Columns<'a> {
     points: &'a [&'a [Value]],
-    /// `(terms, modulus, column)`; `None` in a column: evaluate that point exactly.
-    columns: Vec<(Vec<(usize, i64)>, Option<i64>, Vec<Option<i128>>)>,
+    columns: Vec<Column>,
     /// Hash of `(terms, modulus)` -> indices into `columns`.
     index: FxHashMap<u64, Vec<usize>>,
 }
@@ -415,20 +519,22 @@ impl<'a> Columns<'a> {
         };
         let bucket = self.index.entry(key).or_default();
         let found = bucket.iter().copied().find(|&c| {
-            let (t, m, _) = &self.columns[c];
-            t.as_slice() == atom.terms() && *m == atom.modulus()
+            let col = &self.columns[c];
+            col.terms.as_slice() == atom.terms() && col.modulus == atom.modulus()
         });
         let c = match found {
             Some(c) => c,
             None => {
-                let column = self.points.iter().map(|p| lhs_fast(atom, p)).collect();
-                self.columns
-                    .push((atom.terms().to_vec(), atom.modulus(), column));
+                self.columns.push(Column {
+                    terms: atom.terms().to_vec(),
+                    modulus: atom.modulus(),
+                    values: self.points.iter().map(|p| lhs_fast(atom, p)).collect(),
+                });
                 bucket.push(self.columns.len() - 1);
                 self.columns.len() - 1
             }
         };
-        &self.columns[c].2
+        &self.columns[c].values
     }
 
     /// Sets `row`'s bits where `atom` holds.
@@ -493,9 +599,8 @@ fn remainder_atoms(points: &[&[Value]], nvars: usize, max_modulus: i64, cands: &
                 for (i, _) in rems.iter().enumerate().filter(|(_, &q)| q == r) {
                     set(&mut eq, i);
                 }
-                let ne = cands.complement(&eq);
-                cands.push_new(Atom::remainder(x, m, Rel::Eq, Value::Int(r)), 1, Some(&eq));
-                cands.push_new(Atom::remainder(x, m, Rel::Ne, Value::Int(r)), 1, Some(&ne));
+                cands.push_bits(Atom::remainder(x, m, Rel::Eq, Value::Int(r)), 1, &eq, false);
+                cands.push_bits(Atom::remainder(x, m, Rel::Ne, Value::Int(r)), 1, &eq, true);
             }
         }
     }
@@ -503,6 +608,18 @@ fn remainder_atoms(points: &[&[Value]], nvars: usize, max_modulus: i64, cands: &
 
 /// The atom's left-hand side at `p`, with an integer fast path.
 fn lin_value(atom: &Atom, p: &[Value]) -> Value {
+    // i64 first (the common case; i128 arithmetic is slow on 32-bit targets).
+    let mut small: Option<i64> = Some(0);
+    for &(v, a) in atom.terms() {
+        small = match p.get(v) {
+            Some(Value::Int(x)) => small.and_then(|s| s.checked_add(x.checked_mul(a)?)),
+            Some(Value::Rat(_)) => None,
+            None => small,
+        };
+    }
+    if let Some(s) = small {
+        return Value::Int(s);
+    }
     let mut sum: i128 = 0;
     for &(v, a) in atom.terms() {
         match p.get(v) {

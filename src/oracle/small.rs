@@ -21,10 +21,33 @@ pub(crate) fn form_rank(form: Form) -> u8 {
     }
 }
 
+/// The smallest formula of `lower..=upper` literals (within 1..=3), if any: the first
+/// size with one, searched exhaustively.
+pub(crate) fn smallest(
+    pool: &Pool,
+    ex_mask: &[u64],
+    bug_mask: &[u64],
+    lower: usize,
+    upper: usize,
+) -> Option<Found> {
+    if lower.max(1) > upper.min(3) {
+        return None;
+    }
+    // Bit vectors of one or two words (up to 128 points: the active loop's case) get
+    // their own instance, whose word loops the compiler unrolls; any other length, one
+    // with the length read at run time.
+    match ex_mask.len() {
+        1 => SmallSearch::<1>::new(pool, ex_mask, bug_mask).first(lower, upper),
+        2 => SmallSearch::<2>::new(pool, ex_mask, bug_mask).first(lower, upper),
+        _ => SmallSearch::<0>::new(pool, ex_mask, bug_mask).first(lower, upper),
+    }
+}
+
 /// The pool's truth vectors restricted to the examples, with the literals true on every
 /// bug (set A) and false on every ok example (set B): built once per learn call, then
-/// searched for each size.
-pub(crate) struct SmallSearch<'a> {
+/// searched for each size. `W` is the number of words per vector when known at compile
+/// time (0: read `words`).
+struct SmallSearch<'a, const W: usize> {
     pool: &'a Pool,
     words: usize,
     /// Literal `i`'s truth on the examples: words `i * words ..`.
@@ -37,9 +60,9 @@ pub(crate) struct SmallSearch<'a> {
     in_b: Vec<bool>,
 }
 
-impl<'a> SmallSearch<'a> {
+impl<'a, const W: usize> SmallSearch<'a, W> {
     /// The search over `pool` for the examples `ex_mask`, of which `bug_mask` are bugs.
-    pub(crate) fn new(pool: &'a Pool, ex_mask: &[u64], bug_mask: &[u64]) -> SmallSearch<'a> {
+    fn new(pool: &'a Pool, ex_mask: &[u64], bug_mask: &[u64]) -> SmallSearch<'a, W> {
         let words = ex_mask.len();
         let neg: Vec<u64> = ex_mask.iter().zip(bug_mask).map(|(e, b)| e & !b).collect();
         let pos = bug_mask.to_vec();
@@ -67,19 +90,35 @@ impl<'a> SmallSearch<'a> {
         }
     }
 
+    /// Words per vector.
+    #[inline(always)]
+    fn words(&self) -> usize {
+        if W > 0 {
+            W
+        } else {
+            self.words
+        }
+    }
+
     #[inline(always)]
     fn row(&self, i: usize) -> &[u64] {
-        &self.t[i * self.words..(i + 1) * self.words]
+        let w = self.words();
+        &self.t[i * w..(i + 1) * w]
+    }
+
+    /// The formula of the first size in `lower..=upper` (within 1..=3) that has one.
+    fn first(&self, lower: usize, upper: usize) -> Option<Found> {
+        (lower.max(1)..=upper.min(3)).find_map(|lits| self.search(lits))
     }
 
     /// Smallest-key formula with exactly `lits` literals (1..=3), if any.
-    pub(crate) fn search(&self, lits: usize) -> Option<Found> {
+    fn search(&self, lits: usize) -> Option<Found> {
         let pool = self.pool;
         let (pos, neg) = (self.pos.as_slice(), self.neg.as_slice());
         let (a_set, b_set) = (&self.a_set, &self.b_set);
         let t = |i: usize| self.row(i);
         let mut best: Option<Found> = None;
-        let mut ab = vec![0u64; self.words];
+        let mut ab = vec![0u64; self.words()];
         match lits {
             1 => {
                 for &a in a_set {
@@ -145,7 +184,7 @@ impl<'a> SmallSearch<'a> {
         let n = pool.lits.len();
         let (pos, neg) = (self.pos.as_slice(), self.neg.as_slice());
         let t = |i: usize| self.row(i);
-        let mut rest = vec![0u64; self.words];
+        let mut rest = vec![0u64; self.words()];
         // CNF: for each b, some bug b misses must be covered by c; c runs only over the
         // literals true on the rarest such bug (in increasing order, as a full scan would).
         let not_a: Vec<usize> = (0..n).filter(|&i| !self.in_a[i]).collect();
@@ -197,7 +236,7 @@ impl<'a> SmallSearch<'a> {
     /// For every point in `mask`: the literals of `lits` (ascending) whose truth there is
     /// `value`; indexed by point, empty outside `mask`.
     fn lists(&self, lits: &[usize], mask: &[u64], value: bool) -> Vec<Vec<usize>> {
-        let points = self.words * 64;
+        let points = self.words() * 64;
         let mut out: Vec<Vec<usize>> = vec![Vec::new(); points];
         for (i, list) in out.iter_mut().enumerate() {
             if mask[i / 64] >> (i % 64) & 1 == 0 {
