@@ -2,6 +2,7 @@
 
 use fixloop::oracle::workloads::{self, LearnCall};
 use fixloop::oracle::{triangle, LearnReport};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -157,6 +158,8 @@ pub fn main(a: LearnBenchArgs) -> ExitCode {
             "grid_accuracy_median": (!acc.is_empty()).then(|| quantile(&mut acc, 0.5)),
         }));
     }
+    // Write errors (a closed pipe) are ignored.
+    let mut out = std::io::stdout().lock();
     if a.json {
         let per_call: Vec<serde_json::Value> = calls
             .iter()
@@ -171,11 +174,16 @@ pub fn main(a: LearnBenchArgs) -> ExitCode {
                 })
             })
             .collect();
-        let out = serde_json::json!({ "repeat": a.repeat, "rows": rows, "calls": per_call });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        let json = serde_json::json!({ "repeat": a.repeat, "rows": rows, "calls": per_call });
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&json).unwrap_or_default()
+        );
         return ExitCode::SUCCESS;
     }
-    println!(
+    let _ = writeln!(
+        out,
         "{:<52} {:>5} {:>5} {:>5} {:>9} {:>9} {:>9} {:>9}",
         "workload (thread CPU ms per call)",
         "calls",
@@ -191,12 +199,13 @@ pub fn main(a: LearnBenchArgs) -> ExitCode {
         let acc = r["grid_accuracy_median"]
             .as_f64()
             .map_or("-".to_string(), |x| format!("{x:.3}"));
-        println!(
+        let _ = writeln!(
+            out,
             "{:<52} {:>5} {:>5} {:>5} {:>9.3} {:>9.3} {:>9.3} {:>9}",
             r["workload"].as_str().unwrap_or(""),
-            r["calls"],
-            r["found"],
-            r["consistent"],
+            r["calls"].as_u64().unwrap_or(0),
+            r["found"].as_u64().unwrap_or(0),
+            r["consistent"].as_u64().unwrap_or(0),
             f("cpu_ms_median"),
             f("cpu_ms_p95"),
             f("cpu_ms_max"),
