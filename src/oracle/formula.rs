@@ -62,7 +62,9 @@ impl Rel {
         }
     }
 
-    fn holds(self, ord: std::cmp::Ordering) -> bool {
+    /// Whether the relation holds between a left-hand side and a right-hand side that
+    /// compare as `ord`.
+    pub(crate) fn holds(self, ord: std::cmp::Ordering) -> bool {
         use std::cmp::Ordering::*;
         match self {
             Rel::Le => ord != Greater,
@@ -101,16 +103,20 @@ impl Atom {
     /// Builds an atom in normal form from `(variable index, coefficient)` terms.
     /// Coefficients are kept within `±(2^63 - 1)` (an `i64::MIN` becomes `-(2^63 - 1)`).
     pub fn new(terms: &[(usize, i64)], rel: Rel, rhs: Value) -> Atom {
-        let mut t: Vec<(usize, i64)> = Vec::with_capacity(terms.len());
-        let mut sorted: Vec<(usize, i64)> =
-            terms.iter().map(|&(v, a)| (v, a.max(-i64::MAX))).collect();
-        sorted.sort_by_key(|&(v, _)| v);
-        for (v, a) in sorted {
-            match t.last_mut() {
-                Some((lv, la)) if *lv == v => *la = la.saturating_add(a).max(-i64::MAX),
-                _ => t.push((v, a)),
+        let mut t: Vec<(usize, i64)> = terms.iter().map(|&(v, a)| (v, a.max(-i64::MAX))).collect();
+        t.sort_by_key(|&(v, _)| v);
+        // Merge the terms of each variable in place (the sort is stable, as before).
+        let mut len = 0;
+        for i in 0..t.len() {
+            let (v, a) = t[i];
+            if len > 0 && t[len - 1].0 == v {
+                t[len - 1].1 = t[len - 1].1.saturating_add(a).max(-i64::MAX);
+            } else {
+                t[len] = (v, a);
+                len += 1;
             }
         }
+        t.truncate(len);
         t.retain(|&(_, a)| a != 0);
         let mut rel = rel;
         let mut rhs = rhs;
@@ -128,7 +134,10 @@ impl Atom {
                 rel = rel.flip();
             }
         }
-        let rhs_fast = rhs.as_i128_fraction();
+        let rhs_fast = match &rhs {
+            Value::Int(i) => Some((*i as i128, 1)),
+            Value::Rat(_) => rhs.as_i128_fraction(),
+        };
         Atom {
             terms: t,
             rel,
@@ -147,6 +156,12 @@ impl Atom {
             rhs: c,
             modulus: Some(m.max(1)),
         }
+    }
+
+    /// The right-hand side as `num / den` (`den > 0`) in `i128` when it fits: what the
+    /// exact evaluation compares with on its integer path.
+    pub(crate) fn rhs_fraction(&self) -> Option<(i128, i128)> {
+        self.rhs_fast
     }
 
     /// The modulus of a remainder atom `x % m REL c`, `None` for a linear one.

@@ -2,6 +2,7 @@
 //! shared by `learn`, hypothetical look-one-ahead learns and the committee.
 
 use super::formula::{Atom, Form, Formula};
+use super::fxhash::FxHashMap;
 use super::number::Value;
 use super::pool::{self, LabelSet, Pool, TIERS};
 use super::sat::{self, Answer, Encoding};
@@ -15,8 +16,9 @@ struct State {
     /// Global point id -> pool index.
     local: HashMap<usize, usize>,
     pool: Pool,
-    /// The prefix of `pool` (simplest literals) the SAT encodings select from.
-    sat_pool: Pool,
+    /// The prefix of `pool` (simplest literals) the SAT encodings select from has this
+    /// many literals.
+    sat_cut: usize,
     /// `[Cnf, Dnf]` encodings (None when that form is disabled).
     enc: [Option<Encoding>; 2],
     /// Label version the pool was built for.
@@ -52,7 +54,7 @@ pub struct Learner {
     vars: Vec<String>,
     config: LearnConfig,
     points: Vec<Vec<Value>>,
-    index: HashMap<Vec<Value>, usize>,
+    index: FxHashMap<Vec<Value>, usize>,
     /// Labels seen per point.
     labels: Vec<LabelSet>,
     /// Points with a label, in first-labelled order.
@@ -84,7 +86,7 @@ impl Learner {
             vars,
             config,
             points: Vec::new(),
-            index: HashMap::new(),
+            index: FxHashMap::default(),
             labels: Vec::new(),
             labelled: Vec::new(),
             extra_atoms: Vec::new(),
@@ -366,15 +368,10 @@ impl Learner {
             &self.config,
         );
         let enc = [None, None];
-        let cut = pool.lits.len().min(self.config.max_sat_pool);
-        let sat_pool = Pool {
-            lits: pool.lits[..cut].to_vec(),
-            truncated: pool.truncated || cut < pool.lits.len(),
-            words: pool.words,
-        };
+        let sat_cut = pool.lits.len().min(self.config.max_sat_pool);
         self.state = Some(State {
             local,
-            sat_pool,
+            sat_cut,
             pool,
             enc,
             version: self.version,
@@ -454,7 +451,7 @@ impl Learner {
         let outcome = search.run(state, &local_ex, lower, &vars);
         self.conflicts_used += search.conflicts;
         let pool_size = state.pool.lits.len();
-        let pool_truncated = state.sat_pool.truncated;
+        let pool_truncated = state.pool.truncated || state.sat_cut < pool_size;
         let mut report = match outcome {
             Ok(Some(formula)) => base(formula, StopReason::Found),
             Ok(None) => LearnReport {
@@ -542,7 +539,12 @@ impl Search<'_> {
         // Built on first use: most learns are settled by the exhaustive small search.
         let kind = if form == 0 { Form::Cnf } else { Form::Dnf };
         let enc = state.enc[form].get_or_insert_with(|| {
-            Encoding::new(kind, &state.sat_pool, c.max_clauses.max(1), c.max_literals)
+            Encoding::new(
+                kind,
+                &state.pool.lits[..state.sat_cut],
+                c.max_clauses.max(1),
+                c.max_literals,
+            )
         });
         let mut limit = StopReason::ConflictLimit {
             max_conflicts: c.max_conflicts,
@@ -562,7 +564,14 @@ impl Search<'_> {
             }
         }
         let before = enc.conflicts();
-        let answer = enc.query(&state.sat_pool, ex, lits, groups, tier, budget);
+        let answer = enc.query(
+            &state.pool.lits[..state.sat_cut],
+            ex,
+            lits,
+            groups,
+            tier,
+            budget,
+        );
         self.conflicts += enc.conflicts() - before;
         match answer {
             Answer::Sat(g) => Ok(Some(g)),
@@ -598,10 +607,10 @@ impl Search<'_> {
             }
         }
         // Sizes 1..=3 by exhaustive bitset search (fast to prove impossible).
-        for lits in lower.max(1)..=c.max_literals.min(3) {
-            if let Some(found) = small::search(&state.pool, &ex_mask, &bug_mask, lits) {
-                return Ok(Some(build(&state.pool, vars, found.form, &found.groups)));
-            }
+        if let Some(found) =
+            small::smallest(&state.pool, &ex_mask, &bug_mask, lower, c.max_literals)
+        {
+            return Ok(Some(build(&state.pool, vars, found.form, &found.groups)));
         }
         for lits in lower.max(4)..=c.max_literals {
             // L unit groups of one form are one group of the other form.

@@ -54,6 +54,7 @@
 mod cegis;
 mod conflicts;
 mod formula;
+mod fxhash;
 mod learner;
 mod number;
 mod parser;
@@ -64,6 +65,7 @@ mod small;
 pub mod triangle;
 #[cfg(all(test, target_arch = "wasm32"))]
 mod wasm_tests;
+pub mod workloads;
 
 pub use cegis::{learn_cegis, CegisConfig, CegisReport};
 pub use formula::{Atom, AtomDisplay, Form, Formula, Rel};

@@ -90,6 +90,7 @@ impl Value {
     }
 
     /// `num / den` as `i128`s when both fit (den > 0), for fast exact comparisons.
+    #[inline]
     pub(crate) fn as_i128_fraction(&self) -> Option<(i128, i128)> {
         match self {
             Value::Int(i) => Some((*i as i128, 1)),
@@ -231,13 +232,21 @@ impl Value {
 /// `simplest_in` for integers `lo < hi`: the roundest integer in `[lo, hi)` nearest the
 /// midpoint.
 fn simplest_int(lo: i64, hi: i64) -> i64 {
-    let (lo, hi) = (lo as i128, hi as i128);
-    let mid2 = lo + hi; // twice the midpoint
-    let mut p: i128 = 1_000_000_000_000_000_000;
-    while p >= 1 {
-        let first = lo.div_euclid(p) + i128::from(lo.rem_euclid(p) != 0);
-        let last_excl = hi.div_euclid(p) + i128::from(hi.rem_euclid(p) != 0);
+    let mid2 = lo as i128 + hi as i128; // twice the midpoint
+                                        // Powers of ten from 10^18 down. A multiple of p above max(|lo|, |hi|) lies in
+                                        // [lo, hi) only if 0 does: those powers are skipped.
+    let spans_zero = lo <= 0 && 0 < hi;
+    let bound = lo.unsigned_abs().max(hi.unsigned_abs());
+    for k in (0..=18).rev() {
+        let p = POWERS_OF_TEN[k];
+        if !spans_zero && p as u64 > bound {
+            continue;
+        }
+        // The multiples m*p in [lo, hi) are first..last_excl (i64 division is exact here).
+        let first = lo.div_euclid(p) + i64::from(lo.rem_euclid(p) != 0);
+        let last_excl = hi.div_euclid(p) + i64::from(hi.rem_euclid(p) != 0);
         if first < last_excl {
+            let (first, last_excl, p) = (first as i128, last_excl as i128, p as i128);
             // multiple m*p nearest mid: m = round(mid / p), clamped to [first, last_excl).
             let m = (mid2).div_euclid(2 * p);
             let mut best = first;
@@ -249,10 +258,20 @@ fn simplest_int(lo: i64, hi: i64) -> i64 {
             }
             return (best * p) as i64;
         }
-        p /= 10;
     }
-    lo as i64
+    lo
 }
+
+/// `10^k` for `k` in `0..=18`.
+const POWERS_OF_TEN: [i64; 19] = {
+    let mut t = [1i64; 19];
+    let mut k = 1;
+    while k < 19 {
+        t[k] = t[k - 1] * 10;
+        k += 1;
+    }
+    t
+};
 
 impl From<i64> for Value {
     fn from(i: i64) -> Value {

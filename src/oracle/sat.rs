@@ -3,7 +3,7 @@
 
 use super::conflicts::{ConflictCount, ConflictMeter};
 use super::formula::{Atom, Form};
-use super::pool::{bit, Pool, TIERS};
+use super::pool::{bit, Pool, PoolLit, TIERS};
 use std::collections::HashMap;
 use std::rc::Rc;
 use varisat::{ExtendFormula, Lit, Solver};
@@ -44,13 +44,13 @@ pub(crate) enum Answer {
 
 impl Encoding {
     /// Builds the selector structure, group enables, tiers and the cardinality counter.
-    pub fn new(form: Form, pool: &Pool, max_groups: usize, max_literals: usize) -> Encoding {
+    pub fn new(form: Form, pool: &[PoolLit], max_groups: usize, max_literals: usize) -> Encoding {
         let mut solver = Solver::new();
         let (meter, conflicts) = ConflictMeter::new();
         // On 32-bit targets this relies on the wrapping shift set for varisat in
         // Cargo.toml (`[profile.dev.package.varisat]`); the count is unaffected.
         solver.write_proof(meter, varisat::ProofFormat::Varisat);
-        let p = pool.lits.len();
+        let p = pool.len();
         let en: Vec<Lit> = (0..max_groups).map(|_| solver.new_lit()).collect();
         let tier: Vec<Lit> = (0..TIERS).map(|_| solver.new_lit()).collect();
         let sel: Vec<Vec<Lit>> = (0..max_groups)
@@ -60,7 +60,7 @@ impl Encoding {
             if j + 1 < max_groups {
                 solver.add_clause(&[!en[j + 1], en[j]]);
             }
-            for (a, lit) in pool.lits.iter().enumerate() {
+            for (a, lit) in pool.iter().enumerate() {
                 solver.add_clause(&[!sel[j][a], en[j]]);
                 solver.add_clause(&[!sel[j][a], tier[lit.tier]]);
             }
@@ -130,7 +130,7 @@ impl Encoding {
     }
 
     /// The activation literal of example (pool point `pt`, label), encoding it on first use.
-    fn act(&mut self, pool: &Pool, pt: usize, bug: bool) -> Lit {
+    fn act(&mut self, pool: &[PoolLit], pt: usize, bug: bool) -> Lit {
         if let Some(&l) = self.acts.get(&(pt, bug)) {
             return l;
         }
@@ -149,7 +149,7 @@ impl Encoding {
         if hit {
             for j in 0..groups {
                 let mut clause = vec![!act, !self.en[j]];
-                for (a, lit) in pool.lits.iter().enumerate() {
+                for (a, lit) in pool.iter().enumerate() {
                     if bit(&lit.truth, pt) == value {
                         clause.push(self.sel[j][a]);
                     }
@@ -163,7 +163,7 @@ impl Encoding {
             self.solver.add_clause(&some);
             for (j, &z) in zs.iter().enumerate() {
                 self.solver.add_clause(&[!z, self.en[j]]);
-                for (a, lit) in pool.lits.iter().enumerate() {
+                for (a, lit) in pool.iter().enumerate() {
                     if bit(&lit.truth, pt) != value {
                         self.solver.add_clause(&[!z, !self.sel[j][a]]);
                     }
@@ -185,7 +185,7 @@ impl Encoding {
     #[allow(clippy::too_many_arguments)]
     pub fn query(
         &mut self,
-        pool: &Pool,
+        pool: &[PoolLit],
         examples: &[(usize, bool)],
         literals: usize,
         groups: usize,
@@ -227,9 +227,7 @@ impl Encoding {
                     if !get(self.en[j]) {
                         continue;
                     }
-                    let g: Vec<usize> = (0..pool.lits.len())
-                        .filter(|&a| get(self.sel[j][a]))
-                        .collect();
+                    let g: Vec<usize> = (0..pool.len()).filter(|&a| get(self.sel[j][a])).collect();
                     if !g.is_empty() {
                         out.push(g);
                     }

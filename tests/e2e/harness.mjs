@@ -38,6 +38,24 @@ export async function launchBrowser() {
   });
 }
 
+/** The Learn2fix triangle program (the bug: `a == b == c`). */
+export const TRIANGLE = `#include <stdio.h>
+
+int main(void) {
+    int a, b, c;
+    scanf("%d %d %d", &a, &b, &c);
+    if (a <= 0 || b <= 0 || c <= 0 || a >= b + c || b >= a + c || c >= a + b)
+        printf("invalid\\n");
+    else if (a == b == c)
+        printf("equilateral\\n");
+    else if (a == b || b == c || a == c)
+        printf("isosceles\\n");
+    else
+        printf("scalene\\n");
+    return 0;
+}
+`;
+
 /** How long one step of the loop (a worker answer) may take on a busy machine. */
 export const STEP = 90000;
 

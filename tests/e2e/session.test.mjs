@@ -3,28 +3,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { serveDist, launchBrowser, screenshots, STEP, labelsUsed, nextQuery, answer, savedSessions, labelSlowSession } from './harness.mjs';
+import { serveDist, launchBrowser, screenshots, STEP, labelsUsed, nextQuery, answer, savedSessions, labelSlowSession, TRIANGLE } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
 after(async () => { await browser?.close(); await server?.close(); });
-
-const TRIANGLE = `#include <stdio.h>
-
-int main(void) {
-    int a, b, c;
-    scanf("%d %d %d", &a, &b, &c);
-    if (a <= 0 || b <= 0 || c <= 0 || a >= b + c || b >= a + c || c >= a + b)
-        printf("invalid\\n");
-    else if (a == b == c)
-        printf("equilateral\\n");
-    else if (a == b || b == c || a == c)
-        printf("isosceles\\n");
-    else
-        printf("scalene\\n");
-    return 0;
-}
-`;
 
 /** The correct classifier, computed here from the query's input. */
 function triangle(input) {

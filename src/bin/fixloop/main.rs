@@ -1,6 +1,8 @@
 //! The `fixloop` command-line tool: runs programs and measures the engine on benchmark corpora.
 
 mod bench;
+mod bench_learn;
+mod bench_record;
 mod corpus_check;
 mod demo;
 mod eval;
@@ -84,6 +86,11 @@ enum CorpusCommand {
 enum BenchCommand {
     /// Executions per second and VM steps per second over a corpus.
     Exec(bench::ExecArgs),
+    /// Thread CPU time of learn calls: triangle and two-variable DNF draws, and calls
+    /// recorded from active-loop runs; median and p95 per workload.
+    Learn(bench_learn::LearnBenchArgs),
+    /// Record the learn calls of active-loop runs on corpus subjects as a workload file.
+    Record(bench_record::RecordArgs),
 }
 
 fn main() -> ExitCode {
@@ -94,6 +101,8 @@ fn main() -> ExitCode {
         Command::Corpus(CorpusCommand::RecordGcc(a)) => record_gcc::main(a),
         Command::Learn(args) => learn::run(args),
         Command::Bench(BenchCommand::Exec(a)) => bench::main(a),
+        Command::Bench(BenchCommand::Learn(a)) => bench_learn::main(a),
+        Command::Bench(BenchCommand::Record(a)) => bench_record::main(a),
         Command::Eval(eval::EvalCommand {
             merge: Some(eval::EvalSubcommand::Merge(m)),
             ..
