@@ -109,11 +109,12 @@ test('a worker stuck or killed mid-repair is reported; Restart keeps every label
   await page.locator('[data-testid=finished]').waitFor({ timeout: STEP });
   assert.equal(await labelsUsed(page), used, 'labels kept');
   await cdp.detach();
-  // The fresh worker repairs again, and is killed mid-repair: terminated from outside
-  // the page's own code (as the browser ends a crashed or out-of-memory worker), so the
-  // page learns it only from the worker's Web Lock coming free.
-  await patches.getByRole('button', { name: 'Repair' }).click();
+  // The session asked for repair, so the fresh worker repairs again by itself (no second
+  // press), and is killed mid-repair: terminated from outside the page's own code (as the
+  // browser ends a crashed or out-of-memory worker), so the page learns it only from the
+  // worker's Web Lock coming free.
   await patches.getByText(/\d+ test executions/).waitFor({ timeout: STEP });
+  assert.equal(await patches.getByRole('button', { name: 'Repair' }).count(), 0, 'the repair resumed; no second press');
   const killed = await page.evaluate(() => {
     const live = window.__spawnedWorkers.filter((w) => !w.__ended);
     live.forEach((w) => w.terminate());
@@ -131,11 +132,12 @@ test('a worker stuck or killed mid-repair is reported; Restart keeps every label
   await page.reload();
   await page.locator('[data-testid=finished]').waitFor({ timeout: STEP });
   assert.equal(await labelsUsed(page), used, 'and after a reload');
-  // Repair still works and Stop still stops.
-  await patches.getByRole('button', { name: 'Repair' }).click();
+  // The repair resumes after the restart and the reload too, and Stop still stops it;
+  // Repair is then offered again.
   await patches.getByText(/\d+ test executions/).waitFor({ timeout: STEP });
   await patches.getByRole('button', { name: 'Stop' }).click();
   await patches.getByText('Repair stopped').waitFor({ timeout: 5000 });
+  assert.equal(await patches.getByRole('button', { name: 'Repair' }).isEnabled(), true);
   await context.close();
 });
 
