@@ -175,6 +175,33 @@ fn neighbourhood_mutants_use_type_limits_and_program_constants() {
 }
 
 #[test]
+fn neighbourhood_mutants_stay_inside_a_known_type() {
+    // Steps stacked on a type limit (its double, its negation) would leave `int` or go
+    // negative for an `unsigned`: a number the program reads as undefined behaviour.
+    let src = "#include <stdio.h>\nint main(void) { int k; unsigned u; scanf(\"%d %u\", &k, &u);\n\
+               if (k > 10) printf(\"x\\n\"); return 0; }";
+    let program = fixloop::lang::compile(src).expect("compiles");
+    let config = FuzzConfig {
+        program: program_inputs(src, program.shape()),
+        ..FuzzConfig::default()
+    };
+    let out = run(&ints(&[10, 3]), config, 4, 1000);
+    assert!(out.len() >= 500, "{} mutants", out.len());
+    let int = i32::MIN as i64..=i32::MAX as i64;
+    let unsigned = 0..=u32::MAX as i64;
+    for m in &out {
+        assert!(matches!(m[0], Num::Int(k) if int.contains(&k)), "{m:?}");
+        assert!(
+            matches!(m[1], Num::Int(u) if unsigned.contains(&u)),
+            "{m:?}"
+        );
+    }
+    // The limits themselves are still reached.
+    assert!(out.iter().any(|m| m[0] == Num::Int(i32::MAX as i64)));
+    assert!(out.iter().any(|m| m[0] == Num::Int(i32::MIN as i64)));
+}
+
+#[test]
 fn a_tiny_space_is_exhausted_with_a_typed_reason() {
     // One integer in 0..=2: at most 3 distinct inputs, the template is already seen.
     let template = [Num::Int(1)];

@@ -311,6 +311,13 @@ impl Fuzzer {
                     return start[i];
                 }
                 let kind = self.kinds[i];
+                // A number the position's known type cannot hold is read as undefined
+                // behaviour: a question nobody can answer, so such mutants are drawn again.
+                let limits = self.config.program.slot(i).and_then(|s| s.ty.int_limits());
+                let fits_type = |v: &Num| match (*v, limits) {
+                    (Num::Int(x), Some((min, max))) => (min..=max).contains(&x),
+                    _ => true,
+                };
                 for _ in 0..8 {
                     let first = shared.unwrap_or_else(|| draw_step(rng));
                     let mut v = self.step(first, i, &start, rng);
@@ -320,7 +327,7 @@ impl Fuzzer {
                         stacked[i] = v;
                         v = self.step(second, i, &stacked, rng);
                     }
-                    if range.is_none_or(|r| r.contains(&v)) && v != start[i] {
+                    if range.is_none_or(|r| r.contains(&v)) && fits_type(&v) && v != start[i] {
                         return v;
                     }
                 }
