@@ -307,3 +307,38 @@ fn version_1_sessions_keep_the_fuzzer_they_were_made_with() {
     assert!(json.contains("\"fuzzer\": \"neighbourhood\""), "{json}");
     assert_eq!(decode_json(&json).unwrap(), fresh);
 }
+
+#[test]
+fn a_patch_left_alone_by_the_answers_says_the_others_were_ruled_out() {
+    use fixloop::session::autopilot::{fly, reference_user};
+    // `x > 10` should be `x >= 10`; from the failing input 10 the search finds several
+    // plausible patches, and the answers about patches rule out all but one.
+    let buggy = "#include <stdio.h>\nint main(void) {\n    int x;\n    scanf(\"%d\", &x);\n    if (x > 10)\n        printf(\"big\\n\");\n    else\n        printf(\"small\\n\");\n    return 0;\n}\n";
+    let reference = buggy.replace("x > 10", "x >= 10");
+    let flights: Vec<_> = (1..=4)
+        .map(|seed| {
+            let mut user = reference_user(&reference, "10").unwrap();
+            let mut session = Session::new(buggy, "10");
+            session.settings.seed = seed;
+            session.settings.label_budget = 6;
+            session.expected_output = user.right_output(&[fixloop::lang::Num::Int(10)]);
+            fly(session, &mut user).expect("flies")
+        })
+        .collect();
+    let pruned: Vec<_> = flights
+        .iter()
+        .filter(|f| !f.session.choices.is_empty() && f.repair.patches.len() == 1)
+        .collect();
+    assert!(
+        !pruned.is_empty(),
+        "no seed asked about patches and kept one"
+    );
+    for f in pruned {
+        let verdict = &f.repair.verdict;
+        assert!(verdict.contains("ruled out the other"), "{verdict}");
+        assert!(
+            !verdict.contains("no other plausible patch was found"),
+            "{verdict}"
+        );
+    }
+}

@@ -196,12 +196,15 @@ fn verdict(chooser: &PatchChooser, stop: Option<ChooseStop>) -> String {
     let differ = format!(
         "{n} patches pass {tests} but print different answers for {inputs} of {checked} fresh inputs"
     );
-    let agree = if n == 1 {
+    let ruled_out = chooser.report().patches.len().saturating_sub(n);
+    let agree = if n == 1 && ruled_out > 0 {
+        format!("your answers ruled out the other {ruled_out} plausible patch(es) of the search")
+    } else if n == 1 {
         format!("no other plausible patch was found, so on the {checked} fresh inputs checked none prints a different answer")
     } else {
         format!(
             "the other {} plausible patch(es) print the same as it on all {checked} fresh inputs checked",
-            n - 1
+            n.saturating_sub(1)
         )
     };
     let confirmed = if chooser.confirmed() {
