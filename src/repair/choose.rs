@@ -351,17 +351,23 @@ impl PatchChooser {
             return ChooseStep::Done(ChooseStop::Skipped);
         }
         if best.is_none() && !self.confirmed {
+            // Of the inputs where the patches change what the program prints, first those
+            // where the learned oracle calls the program's own output right: a change
+            // there is the one most likely wrong, so its answer tells the most.
             best = (0..self.checked.len())
                 .filter(|&k| !self.was_asked(&self.checked[k]))
                 .filter(|&k| !alive[0].1.runs[k].same(&self.original[k]))
                 .map(|k| {
                     let groups = groups(&alive, k);
-                    (
-                        Score::of(&alive, &groups, k, &self.checked[k], &self.original[k]),
-                        k,
-                    )
+                    let score = Score::of(&alive, &groups, k, &self.checked[k], &self.original[k]);
+                    ((self.oracle_flags_original(k), score), k)
                 })
-                .min_by(|x, y| x.0.partial_cmp(&y.0).unwrap_or(std::cmp::Ordering::Equal));
+                .min_by(|x, y| {
+                    let ((fx, sx), (fy, sy)) = (&x.0, &y.0);
+                    fx.cmp(fy)
+                        .then(sx.partial_cmp(sy).unwrap_or(std::cmp::Ordering::Equal))
+                })
+                .map(|((_, score), k)| (score, k));
         }
         let Some((_, k)) = best else {
             return ChooseStep::Done(ChooseStop::OneBehaviour);
@@ -450,6 +456,16 @@ impl PatchChooser {
 
     fn alive(&self) -> impl Iterator<Item = &Contender> {
         self.contenders.iter().filter(|c| c.alive)
+    }
+
+    /// Whether the learned oracle flags the program's own run on checked input `k` as a
+    /// bug (`true` without an oracle: nothing says the output is right).
+    fn oracle_flags_original(&self, k: usize) -> bool {
+        let original = &self.original[k];
+        self.oracle.as_ref().is_none_or(|o| {
+            let answer = self.repair.extractor.answer(&original.stdout);
+            o.flags(&self.checked[k], original.status, answer.as_deref())
+        })
     }
 
     fn was_asked(&self, input: &[Num]) -> bool {
