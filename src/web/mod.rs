@@ -62,11 +62,7 @@ fn initial_state() -> AppState {
     );
     if let Some(fragment) = storage::link_fragment() {
         match storage::open_link(&fragment) {
-            Err(e) => {
-                error = Some(format!(
-                    "This link cannot be opened: {e}. Your saved session is unchanged."
-                ))
-            }
+            Err(e) => error = Some(link_error(&e)),
             Ok(linked) => {
                 if storage::has_saved_session() && saved.as_ref() != Some(&linked) {
                     state.pending_link = Some(linked);
@@ -85,11 +81,7 @@ fn initial_state() -> AppState {
     let mut work = or_kept_aside(storage::current_work(), &mut unreadable);
     if let Some(link) = storage::exercise_fragment() {
         match link {
-            Err(e) => {
-                error = Some(format!(
-                    "This exercise link cannot be opened: {e}. Your saved work is unchanged."
-                ))
-            }
+            Err(e) => error = Some(exercise_link_error(&e)),
             Ok(exercise) => {
                 let saved = or_kept_aside(storage::load_work(&exercise.id()), &mut unreadable);
                 work = Some(saved.unwrap_or_else(|| StudentWork::fresh(exercise)))
@@ -110,6 +102,51 @@ fn initial_state() -> AppState {
         state.page = page;
     }
     state
+}
+
+fn link_error(e: &dyn std::fmt::Display) -> String {
+    format!("This link cannot be opened: {e}. Your saved session is unchanged.")
+}
+
+fn exercise_link_error(e: &dyn std::fmt::Display) -> String {
+    format!("This exercise link cannot be opened: {e}. Your saved work is unchanged.")
+}
+
+/// A link pasted into the open tab (`hashchange`), handled as a fresh load handles it: a
+/// share link asks before it replaces the session, an exercise link opens the exercise
+/// (its work is kept per exercise), a damaged one is reported and changes nothing.
+fn open_pasted_link(d: &UseReducerDispatcher<AppState>) {
+    if let Some(fragment) = storage::link_fragment() {
+        storage::clear_fragment();
+        d.dispatch(match storage::open_link(&fragment) {
+            Ok(linked) => Action::LinkPending(linked),
+            Err(e) => Action::LinkRefused(link_error(&e)),
+        });
+    } else if let Some(link) = storage::exercise_fragment() {
+        storage::clear_fragment();
+        match link {
+            Ok(exercise) => open_exercise(d, exercise),
+            Err(e) => d.dispatch(Action::LinkRefused(exercise_link_error(&e))),
+        }
+    }
+}
+
+/// Calls `handler` on each `event` of `target` while the component lives; the returned
+/// closure removes the listener.
+fn listen<E: wasm_bindgen::convert::FromWasmAbi + 'static>(
+    target: Option<web_sys::EventTarget>,
+    event: &'static str,
+    handler: impl FnMut(E) + 'static,
+) -> impl FnOnce() {
+    let listener = Closure::<dyn FnMut(E)>::new(handler);
+    if let Some(t) = &target {
+        let _ = t.add_event_listener_with_callback(event, listener.as_ref().unchecked_ref());
+    }
+    move || {
+        if let Some(t) = &target {
+            let _ = t.remove_event_listener_with_callback(event, listener.as_ref().unchecked_ref());
+        }
+    }
 }
 
 /// The file name of a student's exported report.
@@ -375,21 +412,18 @@ fn app() -> Html {
     use_effect_with(state.theme, |theme| storage::apply_theme(theme.as_str()));
     use_effect_with((), |_| mark_ready());
     use_effect_with((), |_| {
-        let listener = Closure::<dyn FnMut(KeyboardEvent)>::new(on_key);
         let document = web_sys::window().and_then(|w| w.document());
-        if let Some(d) = &document {
-            let _ =
-                d.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-        }
-        move || {
-            if let Some(d) = &document {
-                let _ = d.remove_event_listener_with_callback(
-                    "keydown",
-                    listener.as_ref().unchecked_ref(),
-                );
-            }
-        }
+        listen(document.map(Into::into), "keydown", on_key)
     });
+    {
+        let d = dispatcher.clone();
+        use_effect_with((), move |_| {
+            let window = web_sys::window().map(Into::into);
+            listen(window, "hashchange", move |_: web_sys::Event| {
+                open_pasted_link(&d)
+            })
+        });
+    }
 
     let s = &state.session;
     let editable = !s.started;

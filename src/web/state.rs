@@ -259,8 +259,11 @@ pub enum Action {
     Failed(String),
     /// Dismiss the error.
     DismissError,
-    /// A link opened a session that differs from the saved one: ask.
+    /// A share link was pasted into the open tab (`hashchange`): ask before it replaces
+    /// the session, as at a fresh load, unless it holds the session already open.
     LinkPending(Session),
+    /// A link could not be opened; the message is for the user (nothing else changes).
+    LinkRefused(String),
     /// Open the pending link's session.
     AcceptLink,
     /// Keep the saved session.
@@ -630,7 +633,9 @@ impl Reducible for AppState {
                 s.error = Some(message);
             }
             Action::DismissError => s.error = None,
-            Action::LinkPending(session) => s.pending_link = Some(session),
+            Action::LinkPending(session) if session != s.session => s.pending_link = Some(session),
+            Action::LinkPending(_) => {}
+            Action::LinkRefused(message) => s.error = Some(message),
             Action::AcceptLink => {
                 if let Some(link) = s.pending_link.take() {
                     s.replace(link);
