@@ -1,5 +1,6 @@
 //! The dialogue: one generated test at a time with Bug / Not a bug / Skip / Stop and the labels used of the budget; after repair, the questions that choose between patches.
 
+use super::storage;
 use crate::session::protocol::{ChoiceView, LoopView};
 use crate::session::Verdict;
 use web_sys::HtmlInputElement;
@@ -31,6 +32,41 @@ pub struct DialogueProps {
     pub onchoose: Callback<Option<String>>,
 }
 
+/// The text typed into a question's output field, kept in the tab across reloads
+/// (`question` names the question; the text is restored when the same one is shown
+/// again), and a callback that sets it.
+#[hook]
+fn use_answer_draft(question: Option<String>) -> (UseStateHandle<String>, Callback<String>) {
+    let typed = use_state(String::new);
+    {
+        let typed = typed.clone();
+        use_effect_with(question.clone(), move |q| {
+            typed.set(
+                q.as_deref()
+                    .map(storage::load_answer_draft)
+                    .unwrap_or_default(),
+            )
+        });
+    }
+    let set = {
+        let typed = typed.clone();
+        Callback::from(move |text: String| {
+            if let Some(q) = &question {
+                storage::save_answer_draft(q, &text);
+            }
+            typed.set(text)
+        })
+    };
+    (typed, set)
+}
+
+/// An `oninput` handler passing the field's text to `set`.
+fn input_handler(set: Callback<String>) -> Callback<InputEvent> {
+    Callback::from(move |e: InputEvent| {
+        set.emit(e.target_unchecked_into::<HtmlInputElement>().value())
+    })
+}
+
 /// The question that chooses between patches: one button per distinct output, "None of
 /// these" with the right output typed, and Skip.
 #[derive(Properties, PartialEq)]
@@ -42,20 +78,15 @@ struct ChoiceProps {
 
 #[function_component(ChoiceQuestion)]
 fn choice_question(props: &ChoiceProps) -> Html {
-    let other = use_state(String::new);
-    let on_other = {
-        let other = other.clone();
-        Callback::from(move |e: InputEvent| {
-            other.set(e.target_unchecked_into::<HtmlInputElement>().value())
-        })
-    };
+    let (other, on_other) = use_answer_draft(Some(format!("choice {}", props.choice.input)));
     let pick = |output: Option<String>| {
-        let (cb, other) = (props.onchoose.clone(), other.clone());
+        let (cb, on_other) = (props.onchoose.clone(), on_other.clone());
         Callback::from(move |_: MouseEvent| {
-            other.set(String::new());
+            on_other.emit(String::new());
             cb.emit(output.clone())
         })
     };
+    let on_other = input_handler(on_other.clone());
     let typed = (*other).clone();
     let c = &props.choice;
     let who = |patches: &[usize]| match patches {
@@ -97,21 +128,21 @@ fn choice_question(props: &ChoiceProps) -> Html {
 /// The dialogue.
 #[function_component(Dialogue)]
 pub fn dialogue(props: &DialogueProps) -> Html {
-    let expected = use_state(String::new);
-    let on_expected = {
-        let expected = expected.clone();
-        Callback::from(move |e: InputEvent| {
-            expected.set(e.target_unchecked_into::<HtmlInputElement>().value())
-        })
-    };
+    let question = props.view.as_ref().and_then(|v| v.query.as_ref());
+    let (expected, on_expected) = use_answer_draft(question.map(|q| format!("label {}", q.input)));
     let answer = |verdict: Verdict| {
-        let (cb, expected) = (props.onanswer.clone(), expected.clone());
+        let (cb, expected, on_expected) = (
+            props.onanswer.clone(),
+            expected.clone(),
+            on_expected.clone(),
+        );
         Callback::from(move |_: MouseEvent| {
             let text = (*expected).clone();
-            expected.set(String::new());
+            on_expected.emit(String::new());
             cb.emit((verdict, Some(text).filter(|t| !t.trim().is_empty())));
         })
     };
+    let on_expected = input_handler(on_expected.clone());
     let stop = {
         let cb = props.onstop.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))

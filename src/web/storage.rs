@@ -28,6 +28,9 @@ pub const EXERCISE_PREFIX: &str = "#x=";
 const THEME_KEY: &str = "fixloop-theme";
 /// The fragment prefix of share links.
 pub const LINK_PREFIX: &str = "#s=";
+/// sessionStorage key of the answer half-typed into the current question, with the
+/// question it belongs to (a reload keeps it).
+const ANSWER_DRAFT_KEY: &str = "fixloop-answer-draft";
 /// Above this many characters a share link gets a warning and a JSON download.
 pub const LONG_LINK_CHARS: usize = 2000;
 
@@ -203,6 +206,27 @@ pub fn save_session(session: &Session) -> Result<(), String> {
         .map_err(|_| "the browser refused to save the session (storage full?)".to_string())?;
     let _ = storage.set_item(LAST_KEY, &tab_id());
     Ok(())
+}
+
+/// The answer half-typed into `question` before a reload (empty if none, or if it was
+/// typed for another question).
+pub fn load_answer_draft(question: &str) -> String {
+    tab_storage()
+        .and_then(|t| t.get_item(ANSWER_DRAFT_KEY).ok().flatten())
+        .and_then(|text| serde_json::from_str::<(String, String)>(&text).ok())
+        .filter(|(q, _)| q == question)
+        .map(|(_, typed)| typed)
+        .unwrap_or_default()
+}
+
+/// Keeps the answer typed so far into `question` (an empty one removes the draft).
+pub fn save_answer_draft(question: &str, typed: &str) {
+    let Some(tab) = tab_storage() else { return };
+    if typed.is_empty() {
+        let _ = tab.remove_item(ANSWER_DRAFT_KEY);
+    } else if let Ok(text) = serde_json::to_string(&(question, typed)) {
+        let _ = tab.set_item(ANSWER_DRAFT_KEY, &text);
+    }
 }
 
 /// The saved theme name.

@@ -40,11 +40,14 @@ test('triangle: label with the correct classifier, reload mid-session, learn an 
   while (await nextQuery(page)) {
     if (asked === 3 && !beforeReload) {
       beforeReload = { query: await page.locator('.query').getAttribute('data-query-input'), used: await labelsUsed(page) };
+      // A correct output half typed when the page reloads is still there after it.
+      await page.getByLabel('Correct output (optional, for Bug)').fill('equi');
       await page.screenshot({ path: join(screenshots, 'before-reload.png'), fullPage: true });
       await page.reload();
       const q = await nextQuery(page);
       assert.equal(q, beforeReload.query, 'the same question after reload');
       assert.equal(await labelsUsed(page), beforeReload.used, 'no label lost on reload');
+      assert.equal(await page.getByLabel('Correct output (optional, for Bug)').inputValue(), 'equi', 'the half-typed output is kept');
     }
     await answer(page, triangle);
     asked += 1;
@@ -126,6 +129,39 @@ test('hostile links show an alert and never touch the saved session; a good link
   await page.getByRole('button', { name: 'Keep my session' }).click();
   assert.equal(await page.getByLabel('Program').inputValue(), program);
   assert.deepEqual(await savedSessions(page), saved);
+  await context.close();
+});
+
+test('a link pasted into the open tab is handled as a fresh load: an alert for a bad one, a question for a good one', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Median of three' }).click();
+  await page.getByRole('button', { name: 'Start' }).click();
+  await nextQuery(page);
+  const saved = await savedSessions(page);
+  const program = await page.getByLabel('Program').inputValue();
+  for (const name of ['bad base64', 'wrong types', 'newer version']) {
+    // Pasting into the address bar of an open tab changes only the fragment: no load.
+    await page.evaluate((f) => { window.location.hash = `s=${f}`; }, HOSTILE[name]);
+    const alert = page.getByRole('alert');
+    await alert.waitFor({ timeout: 20000 });
+    assert.match(await alert.textContent(), /cannot be opened/, name);
+    assert.equal(await page.getByLabel('Program').inputValue(), program, `${name}: the program is kept`);
+    assert.deepEqual(await savedSessions(page), saved, `${name}: the saved session is untouched`);
+    await alert.getByRole('button').first().click();
+  }
+  assert.ok(shareUrl, 'the share test ran first');
+  await page.evaluate((url) => { window.location.hash = new URL(url).hash; }, shareUrl);
+  await page.getByRole('dialog', { name: 'Open shared session' }).waitFor({ timeout: 20000 });
+  await page.screenshot({ path: join(screenshots, 'pasted-link.png') });
+  await page.getByRole('button', { name: 'Keep my session' }).click();
+  assert.equal(await page.getByLabel('Program').inputValue(), program);
+  assert.deepEqual(await savedSessions(page), saved);
+  // Pasted again and accepted, it opens the shared triangle session.
+  await page.evaluate((url) => { window.location.hash = new URL(url).hash; }, shareUrl);
+  await page.getByRole('button', { name: 'Open link' }).click();
+  assert.match(await page.getByLabel('Program').inputValue(), /a == b == c/);
   await context.close();
 });
 
