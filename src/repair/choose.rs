@@ -24,6 +24,11 @@ use crate::active::Status;
 use crate::compare::{normalize, outputs_match};
 use crate::lang::{compile, Limits, Num, Program};
 
+/// Answers that keep the remaining patches' output where the learned oracle calls it a
+/// bug after which no more such questions are asked: the oracle is then wrong there, and
+/// the user has shown the patch holds where it was most in doubt.
+pub const UPHELD_DOUBTS: usize = 2;
+
 /// Settings of the questions.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChooseConfig {
@@ -68,6 +73,35 @@ impl ChoiceOption {
     }
 }
 
+/// Why a question is asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuestionKind {
+    /// The remaining patches print different answers on its input.
+    Split,
+    /// They agree, and change what the program prints on this new input: is the change
+    /// right?
+    Confirm,
+    /// They agree, but the learned oracle calls their output on this input a bug: do
+    /// they fix the whole bug?
+    Doubt,
+}
+
+impl QuestionKind {
+    /// What the question says after "For input X": "the patches print different
+    /// answers. Which is right?".
+    pub fn ask(self) -> &'static str {
+        match self {
+            QuestionKind::Split => "the patches print different answers. Which is right?",
+            QuestionKind::Confirm => {
+                "the patch changes what your program prints. Which answer is right?"
+            }
+            QuestionKind::Doubt => {
+                "the learned bug oracle still calls the patch's answer a bug. Which answer is right?"
+            }
+        }
+    }
+}
+
 /// A question: which of the patches' answers on `input` is right?
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChoiceQuestion {
@@ -75,6 +109,8 @@ pub struct ChoiceQuestion {
     pub input: Vec<Num>,
     /// The distinct answers, in the order of the first patch giving each.
     pub options: Vec<ChoiceOption>,
+    /// Why it is asked.
+    pub kind: QuestionKind,
 }
 
 impl fmt::Display for ChoiceQuestion {
@@ -119,6 +155,9 @@ pub enum ChooseStop {
     Skipped,
     /// No plausible patch: repair found none (after the answers, if any).
     NoPatch,
+    /// The question budget is spent while the learned oracle still calls the remaining
+    /// patches' output a bug on some checked input nobody was asked about.
+    Doubted,
 }
 
 impl fmt::Display for ChooseStop {
@@ -129,6 +168,9 @@ impl fmt::Display for ChooseStop {
             ChooseStop::Unconfirmed => "the question budget is spent before a change was confirmed",
             ChooseStop::Skipped => "the patches disagree only on skipped inputs",
             ChooseStop::NoPatch => "no plausible patch",
+            ChooseStop::Doubted => {
+                "the question budget is spent while the learned oracle still doubts the patch"
+            }
         })
     }
 }
@@ -214,6 +256,9 @@ pub struct PatchChooser {
     original: Vec<Run>,
     /// An answer of this search picked the remaining patches' output over the program's.
     confirmed: bool,
+    /// Answers of this search that kept the remaining patches' output on an input where
+    /// the learned oracle calls it a bug.
+    upheld: usize,
     /// The signs of the tests' numbers.
     signs: Signs,
     limits: Limits,
@@ -248,6 +293,7 @@ impl PatchChooser {
             contenders: Vec::new(),
             original: Vec::new(),
             confirmed: false,
+            upheld: 0,
             signs: Signs::default(),
             limits,
         };
@@ -293,6 +339,22 @@ impl PatchChooser {
         self.config.questions
     }
 
+    /// Answers of the latest search that kept the remaining patches' output where the
+    /// learned oracle called it a bug.
+    pub fn upheld(&self) -> usize {
+        self.upheld
+    }
+
+    /// Checked inputs on which the learned oracle calls the top remaining patch's output
+    /// a bug (0 without an oracle or a patch).
+    pub fn doubted(&self) -> usize {
+        self.alive().next().map_or(0, |top| {
+            (0..self.checked.len())
+                .filter(|&k| self.oracle_flags(k, &top.runs[k]))
+                .count()
+        })
+    }
+
     /// Whether repair has a learned oracle.
     pub fn has_oracle(&self) -> bool {
         self.oracle.is_some()
@@ -325,13 +387,17 @@ impl PatchChooser {
     /// The next question, or why there is none: an input that splits the remaining
     /// patches; or, when they all print the same but no answer has yet picked their
     /// output over the program's own on a new input, an input where they change what the
-    /// program prints (one patch found alone is not yet a fix anyone confirmed).
+    /// program prints (one patch found alone is not yet a fix anyone confirmed); or,
+    /// after that, an input where the learned oracle still calls their output a bug (a
+    /// patch that fixes only part of the bug shows there), until the user has upheld
+    /// their output on [`UPHELD_DOUBTS`] such inputs.
     pub fn next(&self) -> ChooseStep {
         let alive: Vec<(usize, &Contender)> = self.alive().enumerate().collect();
         if alive.is_empty() {
             return ChooseStep::Done(ChooseStop::NoPatch);
         }
         let mut best: Option<(Score, usize)> = None;
+        let mut kind = QuestionKind::Split;
         let mut disagree_asked = false;
         for (k, input) in self.checked.iter().enumerate() {
             let groups = groups(&alive, k);
@@ -351,6 +417,7 @@ impl PatchChooser {
             return ChooseStep::Done(ChooseStop::Skipped);
         }
         if best.is_none() && !self.confirmed {
+            kind = QuestionKind::Confirm;
             // Of the inputs where the patches change what the program prints, first those
             // where the learned oracle calls the program's own output right: a change
             // there is the one most likely wrong, so its answer tells the most.
@@ -369,14 +436,29 @@ impl PatchChooser {
                 })
                 .map(|((_, score), k)| (score, k));
         }
+        if best.is_none() && self.upheld < UPHELD_DOUBTS {
+            kind = QuestionKind::Doubt;
+            best = (0..self.checked.len())
+                .filter(|&k| !self.was_asked(&self.checked[k]))
+                .filter(|&k| self.oracle_flags(k, &alive[0].1.runs[k]))
+                .map(|k| {
+                    let groups = groups(&alive, k);
+                    let score = Score::of(&alive, &groups, k, &self.checked[k], &self.original[k]);
+                    (score, k)
+                })
+                // The first clean run in the fuzzer's (seeded, random) order, not the
+                // smallest input: small inputs cluster where the tests already are, and
+                // a patch that fixes part of the bug is more often right there.
+                .min_by_key(|(score, k)| (score.unclean, *k));
+        }
         let Some((_, k)) = best else {
             return ChooseStep::Done(ChooseStop::OneBehaviour);
         };
         if self.questions_used >= self.config.questions {
-            return ChooseStep::Done(if self.behaviours() > 1 {
-                ChooseStop::QuestionBudget
-            } else {
-                ChooseStop::Unconfirmed
+            return ChooseStep::Done(match kind {
+                QuestionKind::Split => ChooseStop::QuestionBudget,
+                QuestionKind::Confirm => ChooseStop::Unconfirmed,
+                QuestionKind::Doubt => ChooseStop::Doubted,
             });
         }
         let mut options: Vec<ChoiceOption> = groups(&alive, k)
@@ -401,6 +483,7 @@ impl PatchChooser {
         ChooseStep::Ask(ChoiceQuestion {
             input: self.checked[k].clone(),
             options,
+            kind,
         })
     }
 
@@ -432,6 +515,10 @@ impl PatchChooser {
             .iter()
             .position(|c| c == input)
             .unwrap_or_default();
+        let doubted = self
+            .alive()
+            .next()
+            .is_some_and(|top| self.oracle_flags(k, &top.runs[k]));
         let right_run = |r: &Run| {
             r.status == Status::Normal
                 && r.answer
@@ -441,8 +528,9 @@ impl PatchChooser {
         for c in self.contenders.iter_mut().filter(|c| c.alive) {
             c.alive = right_run(&c.runs[k]);
         }
-        if !right_run(&self.original[k]) && self.alive().next().is_some() {
-            self.confirmed = true;
+        if self.alive().next().is_some() {
+            self.confirmed |= !right_run(&self.original[k]);
+            self.upheld += usize::from(doubted);
         }
         self.answered.push(RepairTest {
             input: input.to_vec(),
@@ -461,10 +549,15 @@ impl PatchChooser {
     /// Whether the learned oracle flags the program's own run on checked input `k` as a
     /// bug (`true` without an oracle: nothing says the output is right).
     fn oracle_flags_original(&self, k: usize) -> bool {
-        let original = &self.original[k];
-        self.oracle.as_ref().is_none_or(|o| {
-            let answer = self.repair.extractor.answer(&original.stdout);
-            o.flags(&self.checked[k], original.status, answer.as_deref())
+        self.oracle.is_none() || self.oracle_flags(k, &self.original[k])
+    }
+
+    /// Whether the learned oracle calls `run` on checked input `k` a bug (`false`
+    /// without an oracle).
+    fn oracle_flags(&self, k: usize, run: &Run) -> bool {
+        self.oracle.as_ref().is_some_and(|o| {
+            let answer = self.repair.extractor.answer(&run.stdout);
+            o.flags(&self.checked[k], run.status, answer.as_deref())
         })
     }
 
@@ -506,6 +599,7 @@ impl PatchChooser {
         let limits = &self.limits;
         let checked = &self.checked;
         self.confirmed = false;
+        self.upheld = 0;
         self.original = match &self.program {
             Some(program) => checked
                 .iter()

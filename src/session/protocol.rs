@@ -251,6 +251,10 @@ pub struct ChoiceView {
     pub input: String,
     /// The question in words ("for input 2 3 3 the patches print ...").
     pub text: String,
+    /// What is asked after "For input X" ("the patches print different answers. Which
+    /// is right?"): why this question, in words.
+    #[serde(default)]
+    pub ask: String,
     /// The distinct answers.
     pub options: Vec<ChoiceOptionView>,
 }

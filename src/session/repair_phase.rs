@@ -7,7 +7,7 @@ use crate::active::num::{format_input, parse_input};
 use crate::compare::outputs_match;
 use crate::lang::compile;
 use crate::repair::choose::{
-    ChoiceAnswer, ChooseConfig, ChooseStep, ChooseStop, Disagreement, PatchChooser,
+    ChoiceAnswer, ChooseConfig, ChooseStep, ChooseStop, Disagreement, PatchChooser, QuestionKind,
 };
 use crate::repair::tests::repair_tests;
 use crate::repair::{
@@ -184,7 +184,7 @@ pub fn checks(p: &RankedPatch, oracle: bool) -> String {
 }
 
 /// What is known about the patches and what is still open, in plain words.
-fn verdict(chooser: &PatchChooser, stop: Option<ChooseStop>) -> String {
+fn verdict(chooser: &PatchChooser, step: &ChooseStep) -> String {
     let n = chooser.patches().len();
     let Disagreement { inputs, checked } = chooser.disagreement();
     let answered = chooser.questions_used();
@@ -212,11 +212,30 @@ fn verdict(chooser: &PatchChooser, stop: Option<ChooseStop>) -> String {
     } else {
         "; it changes the program's output only on the labelled tests"
     };
+    let doubted = chooser.doubted();
+    let upheld = match chooser.upheld() {
+        0 => String::new(),
+        u => format!("; you kept its output on {u} input(s) where the learned oracle doubted it"),
+    };
+    let doubt = format!(
+        "the learned oracle still calls its output a bug on {doubted} of {checked} fresh inputs"
+    );
+    let stop = match step {
+        ChooseStep::Done(stop) => Some(*stop),
+        ChooseStep::Ask(_) => None,
+    };
+    let asking = match step {
+        ChooseStep::Ask(q) => Some(q.kind),
+        ChooseStep::Done(_) => None,
+    };
     match stop {
         Some(ChooseStop::NoPatch) => format!("No patch passes {tests}."),
         Some(ChooseStop::OneBehaviour) => {
-            format!("Patch 1 is the fix found: it passes {tests}; {agree}{confirmed}.")
+            format!("Patch 1 is the fix found: it passes {tests}; {agree}{confirmed}{upheld}.")
         }
+        Some(ChooseStop::Doubted) => format!(
+            "Patch 1 passes {tests} and {agree}, but {doubt} and the question budget is spent: it may fix only part of the bug."
+        ),
         Some(ChooseStop::Unconfirmed) => format!(
             "Patch 1 passes {tests} and {agree}, but nobody confirmed a change it makes on a new input: the question budget is spent."
         ),
@@ -226,10 +245,13 @@ fn verdict(chooser: &PatchChooser, stop: Option<ChooseStop>) -> String {
         Some(ChooseStop::Skipped) => format!(
             "{differ}, all of which you skipped: patch 1 (the cheapest, best validated) is a guess, not settled."
         ),
-        None if chooser.behaviours() > 1 => {
+        None if asking == Some(QuestionKind::Split) => {
             let needed = usize::BITS - (chooser.behaviours() - 1).leading_zeros();
             format!("{differ}: answer up to {needed} question(s) to choose.")
         }
+        None if asking == Some(QuestionKind::Doubt) => format!(
+            "Patch 1 passes {tests} and {agree}{confirmed}{upheld}, but {doubt}: your answer about one of them shows whether it fixes the whole bug."
+        ),
         None => format!(
             "Patch 1 passes {tests} and {agree}: one answer about an input it changes confirms it."
         ),
@@ -240,7 +262,8 @@ fn verdict(chooser: &PatchChooser, stop: Option<ChooseStop>) -> String {
 pub fn describe(chooser: &PatchChooser, program: &str) -> RepairView {
     let tests = chooser.tests();
     let oracle = chooser.has_oracle();
-    let (choice, stop) = match chooser.next() {
+    let step = chooser.next();
+    let (choice, stop) = match &step {
         ChooseStep::Ask(q) => {
             let options: Vec<ChoiceOptionView> = q
                 .options
@@ -255,12 +278,13 @@ pub fn describe(chooser: &PatchChooser, program: &str) -> RepairView {
                 Some(ChoiceView {
                     input: format_input(&q.input),
                     text: q.to_string(),
+                    ask: q.kind.ask().to_string(),
                     options,
                 }),
                 None,
             )
         }
-        ChooseStep::Done(stop) => (None, Some(stop)),
+        ChooseStep::Done(stop) => (None, Some(*stop)),
     };
     RepairView {
         patches: chooser
@@ -279,7 +303,7 @@ pub fn describe(chooser: &PatchChooser, program: &str) -> RepairView {
             })
             .collect(),
         stop: chooser.report().stop.to_string(),
-        verdict: verdict(chooser, stop),
+        verdict: verdict(chooser, &step),
         settled: stop == Some(ChooseStop::OneBehaviour),
         choice,
         questions_used: chooser.questions_used(),

@@ -104,7 +104,7 @@ fn choice_question(props: &ChoiceProps) -> Html {
         <div class="query choice" data-choice-input={c.input.clone()} aria-live="polite">
             <p class="budget" data-testid="questions">{ format!("Questions about patches: {} of {} answered", props.questions.0, props.questions.1) }</p>
             <p class="question">
-                { "For input " }<code>{ &c.input }</code>{ " the patches print different answers. Which is right?" }
+                { "For input " }<code>{ &c.input }</code>{ " " }{ &c.ask }
             </p>
             <div class="buttons options" role="group" aria-label="Which output is right">
                 { for c.options.iter().map(|o| html! {
