@@ -44,11 +44,24 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     if !lo.is_finite() {
         return (0.0, 1.0);
     }
-    // Whole-number ends: integer data (the common case) gets labels such as `1 .. 11`.
+    // Whole-number ends: integer data (the common case) gets labels such as `1 .. 11`;
+    // the margin never takes an end past the `int` range the data lies in (an axis from
+    // -2362232015 reads as a broken plot).
     let span = (hi - lo).max(1.0);
+    let (int_min, int_max) = (f64::from(i32::MIN), f64::from(i32::MAX));
+    let lo_end = (lo - span * 0.1 - 0.5).floor();
+    let hi_end = (hi + span * 0.1 + 0.5).ceil();
     (
-        (lo - span * 0.1 - 0.5).floor(),
-        (hi + span * 0.1 + 0.5).ceil(),
+        if lo >= int_min {
+            lo_end.max(int_min)
+        } else {
+            lo_end
+        },
+        if hi <= int_max {
+            hi_end.min(int_max)
+        } else {
+            hi_end
+        },
     )
 }
 

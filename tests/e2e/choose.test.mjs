@@ -70,12 +70,19 @@ test('the triangle example with truthful answers ends with the right patch on to
   assert.match(await oracle.getByTestId('encoding').textContent(), /out: .*\d+ = (invalid|isosceles|scalene|equilateral)/);
   const axes = await oracle.locator('svg text').allTextContents();
   assert.ok(axes.every((t) => !/-0 \./.test(t)), `axes: ${axes}`);
+  // The ends stay inside the int range of the sides, whatever the questions reached.
+  const ends = axes.join(' ').match(/-?\d+(\.\d+)?/g).map(Number);
+  assert.ok(ends.every((v) => v >= -2147483648 && v <= 2147483647), `axes: ${axes}`);
   await page.screenshot({ path: join(screenshots, 'choose-1-labelled.png'), fullPage: true });
 
   const patches = page.getByRole('region', { name: 'Patches' });
   await patches.getByRole('button', { name: 'Repair' }).click();
   let asked = 0;
   for (let input; (input = await nextChoice(page)); ) {
+    // Each question says why it is asked: the patches disagree, the patch changes the
+    // program's answer, or the learned oracle still doubts the patch's answer.
+    const why = await page.locator('.query.choice .question').textContent();
+    assert.match(why, /^For input \S.* (the patches print different answers|the patch changes what your program prints|the learned bug oracle still calls the patch's answer a bug)\. Which (answer )?is right\?$/, why);
     if (asked === 0) {
       await page.screenshot({ path: join(screenshots, 'choose-2-question.png'), fullPage: true });
       const text = await page.locator('.query.choice').textContent();
