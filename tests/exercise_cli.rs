@@ -61,6 +61,7 @@ fn report_for(exercise: &Exercise) -> Report {
         session: &session,
         fix: Some((FixOrigin::Hand, &exercise.reference)),
         fresh: 40,
+        systematic: true,
         time_spent_ms: 60_000,
     };
     Report::build(exercise, &work).expect("builds")

@@ -23,6 +23,8 @@ pub struct FixFigures {
     pub fresh_passed: usize,
     /// Fresh inputs checked.
     pub fresh_total: usize,
+    /// Every figure in short ([`crate::exercise::report::ReportFix::figures`]).
+    pub checked: String,
 }
 
 /// One report file, read and re-verified.
@@ -139,6 +141,7 @@ impl ClassSummary {
                     labelled_total: f.labelled_total,
                     fresh_passed: f.fresh_passed,
                     fresh_total: f.fresh_total,
+                    checked: f.figures(),
                 }),
                 genuine: verification.is_genuine(),
                 problems: verification.problems,
@@ -208,6 +211,7 @@ mod tests {
             session: s,
             fix: fix.map(|f| (FixOrigin::Hand, f)),
             fresh: 30,
+            systematic: true,
             time_spent_ms: 60_000,
         };
         Report::build(e, &work).expect("builds").to_json()

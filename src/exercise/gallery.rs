@@ -144,7 +144,7 @@ mod tests {
             let check = e
                 .grader()
                 .expect("compiles")
-                .check_fix(&e.reference, &[], &template, &[], 100, 5)
+                .check_fix(&e.reference, &[], &template, &[], 100, 5, true)
                 .expect("compiles");
             assert!(check.all_pass(), "{}: {check:?}", g.id);
             let buggy = e
@@ -157,6 +157,7 @@ mod tests {
                     &[],
                     300,
                     5,
+                    true,
                 )
                 .expect("compiles");
             assert!(

@@ -94,8 +94,70 @@ pub struct ReportFix {
     pub fresh_passed: usize,
     /// Fresh fuzzed inputs checked.
     pub fresh_total: usize,
+    /// Inputs chosen as a course's grader would (every input of the ranges, or their
+    /// boundary grid) on which it agrees with the reference; reports written before
+    /// these checks have none.
+    #[serde(default)]
+    pub systematic_passed: usize,
+    /// Those inputs checked.
+    #[serde(default)]
+    pub systematic_total: usize,
+    /// They were every input the ranges allow.
+    #[serde(default)]
+    pub whole_range: bool,
     /// Where it still differs first.
     pub first_difference: Option<ReportDifference>,
+}
+
+impl ReportFix {
+    /// The figures in short: "labelled 3/3, whole range 900/1000", "labelled 3/3,
+    /// boundaries 120/125, fresh 200/200" ("fresh" alone in reports written before the
+    /// systematic checks).
+    pub fn figures(&self) -> String {
+        let mut out = format!("labelled {}/{}", self.labelled_passed, self.labelled_total);
+        if self.systematic_total > 0 {
+            let what = if self.whole_range {
+                "whole range"
+            } else {
+                "boundaries"
+            };
+            out += &format!(
+                ", {what} {}/{}",
+                self.systematic_passed, self.systematic_total
+            );
+        }
+        if !self.whole_range {
+            out += &format!(", fresh {}/{}", self.fresh_passed, self.fresh_total);
+        }
+        out
+    }
+
+    /// The figures as sentences: "Labelled tests: 3 of 3 pass. Every input of the
+    /// ranges: 900 of 1000 pass."
+    pub fn sentences(&self) -> String {
+        let mut out = format!(
+            "Labelled tests: {} of {} pass.",
+            self.labelled_passed, self.labelled_total
+        );
+        if self.systematic_total > 0 {
+            let what = if self.whole_range {
+                "Every input of the ranges"
+            } else {
+                "Boundary values of each input (the ranges' ends, their neighbours and middles)"
+            };
+            out += &format!(
+                " {what}: {} of {} pass.",
+                self.systematic_passed, self.systematic_total
+            );
+        }
+        if !self.whole_range {
+            out += &format!(
+                " Fresh fuzzed inputs: {} of {} pass.",
+                self.fresh_passed, self.fresh_total
+            );
+        }
+        out
+    }
 }
 
 /// Right answers out of labels given.
@@ -153,6 +215,10 @@ pub struct Work<'a> {
     pub fix: Option<(FixOrigin, &'a str)>,
     /// Fresh inputs to check the fix on.
     pub fresh: usize,
+    /// Check the fix on every input of the ranges, or their boundary grid, first (see
+    /// [`crate::exercise::grade::systematic_inputs`]); off only to re-verify reports
+    /// written before these checks.
+    pub systematic: bool,
     /// Time spent, measured by the caller.
     pub time_spent_ms: u64,
 }
@@ -213,6 +279,7 @@ impl Report {
                     &ranges,
                     work.fresh,
                     exercise.settings.seed,
+                    work.systematic,
                 )?;
                 Some(ReportFix {
                     origin,
@@ -222,6 +289,9 @@ impl Report {
                     fresh_requested: work.fresh,
                     fresh_passed: check.fresh_passed,
                     fresh_total: check.fresh_total,
+                    systematic_passed: check.systematic_passed,
+                    systematic_total: check.systematic_total,
+                    whole_range: check.whole_range,
                     first_difference: check.first_difference.map(|d| ReportDifference {
                         input: d.input,
                         fix_output: d.fix_output,
@@ -310,6 +380,7 @@ impl Report {
             session: &self.session(),
             fix: self.fix.as_ref().map(|f| (f.origin, f.source.as_str())),
             fresh: self.fix.as_ref().map_or(0, |f| f.fresh_requested),
+            systematic: self.fix.as_ref().is_some_and(|f| f.systematic_total > 0),
             time_spent_ms: self.time_spent_ms,
         };
         let again = match Report::build(&self.exercise, &work) {
@@ -353,10 +424,7 @@ impl Report {
         if self.fix != again.fix {
             let show = |f: &Option<ReportFix>| match f {
                 None => "no fix".to_string(),
-                Some(f) => format!(
-                    "labelled {}/{}, fresh {}/{}",
-                    f.labelled_passed, f.labelled_total, f.fresh_passed, f.fresh_total
-                ),
+                Some(f) => f.figures(),
             };
             problems.push(format!(
                 "fix figures ({}) recompute to ({})",
@@ -421,16 +489,12 @@ impl Report {
             Some(f) => {
                 let _ = write!(
                     h,
-                    "<h2>Fix ({})</h2><p>Agrees with the reference on {} of {} labelled tests \
-                     and {} of {} fresh inputs.</p><pre>{}</pre>",
+                    "<h2>Fix ({})</h2><p>{}</p><pre>{}</pre>",
                     match f.origin {
                         FixOrigin::Repair => "from repair",
                         FixOrigin::Hand => "written by hand",
                     },
-                    f.labelled_passed,
-                    f.labelled_total,
-                    f.fresh_passed,
-                    f.fresh_total,
+                    esc(&f.sentences()),
                     esc(&f.source)
                 );
                 if let Some(d) = &f.first_difference {
@@ -502,6 +566,7 @@ mod tests {
             session: &s,
             fix: Some((FixOrigin::Hand, &e.reference)),
             fresh: 50,
+            systematic: true,
             time_spent_ms: 120_000,
         };
         let report = Report::build(&e, &work).expect("builds");
@@ -542,6 +607,45 @@ mod tests {
     }
 
     #[test]
+    fn a_report_written_before_the_systematic_checks_still_verifies() {
+        let e = max_exercise();
+        let s = student_session(&e, 3);
+        let work = Work {
+            session: &s,
+            fix: Some((FixOrigin::Hand, &e.reference)),
+            fresh: 20,
+            systematic: false,
+            time_spent_ms: 1,
+        };
+        let old = Report::build(&e, &work).expect("builds");
+        let mut json: serde_json::Value = serde_json::from_str(&old.to_json()).unwrap();
+        let fix = json["fix"].as_object_mut().expect("a fix");
+        for key in ["systematic_passed", "systematic_total", "whole_range"] {
+            assert!(fix.remove(key).is_some(), "{key}");
+        }
+        let reread = Report::from_json(&json.to_string()).expect("reads");
+        assert!(
+            reread.verify(Some(&e)).is_genuine(),
+            "{:?}",
+            reread.verify(None)
+        );
+        // A new report has the checks, and a changed figure among them is caught.
+        let new = Report::build(
+            &e,
+            &Work {
+                systematic: true,
+                ..work
+            },
+        )
+        .expect("builds");
+        assert!(new.fix.as_ref().unwrap().systematic_total > 0);
+        assert!(new.verify(Some(&e)).is_genuine());
+        let mut t = new.clone();
+        t.fix.as_mut().unwrap().systematic_passed -= 1;
+        assert!(!t.verify(None).is_genuine());
+    }
+
+    #[test]
     fn the_html_view_escapes_and_shows_the_figures() {
         let mut e = max_exercise();
         e.title = "a < b & c".into();
@@ -550,6 +654,7 @@ mod tests {
             session: &s,
             fix: None,
             fresh: 0,
+            systematic: true,
             time_spent_ms: 0,
         };
         let html = Report::build(&e, &work).expect("builds").to_html();

@@ -73,6 +73,7 @@ impl ExerciseTask {
                     session: &session,
                     fix: fix.as_ref().map(|(o, s)| (*o, s.as_str())),
                     fresh: DEFAULT_FRESH_INPUTS,
+                    systematic: true,
                     time_spent_ms,
                 };
                 Report::build(&exercise, &work)

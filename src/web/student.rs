@@ -137,9 +137,10 @@ pub fn fix_panel(props: &FixProps) -> Html {
         html! {
             <div class="fix-result" data-testid="fix-result" data-all-pass={all.to_string()}
                 data-labelled-passed={f.labelled_passed.to_string()} data-labelled-total={f.labelled_total.to_string()}
-                data-fresh-passed={f.fresh_passed.to_string()} data-fresh-total={f.fresh_total.to_string()} role="status">
+                data-fresh-passed={f.fresh_passed.to_string()} data-fresh-total={f.fresh_total.to_string()}
+                data-systematic-passed={f.systematic_passed.to_string()} data-systematic-total={f.systematic_total.to_string()} data-whole-range={f.whole_range.to_string()} role="status">
                 <p><strong>{ if all { "✔ The fix agrees with the reference everywhere it was checked." } else { "✖ The fix still differs from the reference." } }</strong></p>
-                <p>{ format!("Labelled tests: {} of {} pass. Fresh fuzzed inputs: {} of {} pass.", f.labelled_passed, f.labelled_total, f.fresh_passed, f.fresh_total) }</p>
+                <p>{ f.sentences() }</p>
                 if let Some(d) = &f.first_difference {
                     <p>{ "First input where it still differs: " }<code>{ &d.input }</code>
                         { " - your program prints " }<code>{ d.fix_output.trim_end() }</code>

@@ -164,6 +164,12 @@ test('a student labels with wrong answers, sees them marked, fixes by hand, relo
   assert.equal(labelled[0], labelled[1]);
   assert.equal(labelled[1], marks.length);
   assert.ok(fresh[1] > 0 && fresh[0] === fresh[1], `fresh ${fresh}`);
+  // Both sides range over -50..50 (101 x 101 inputs, too many to check whole): the
+  // boundary grid of -50, -49, 0, 49, 50 at each position is checked and said so.
+  const systematic = [await result.getAttribute('data-systematic-passed'), await result.getAttribute('data-systematic-total')].map(Number);
+  assert.deepEqual(systematic, [25, 25]);
+  assert.equal(await result.getAttribute('data-whole-range'), 'false');
+  assert.match(await result.textContent(), /Boundary values of each input .*: 25 of 25 pass\. Fresh fuzzed inputs: \d+ of \d+ pass\./);
   await page.screenshot({ path: join(screenshots, 'classroom-student-fixed.png'), fullPage: true });
 
   // Reload: nothing is lost.

@@ -186,10 +186,7 @@ fn check(a: CheckArgs) -> ExitCode {
         report.score.total,
         match &report.fix {
             None => "none".to_string(),
-            Some(f) => format!(
-                "labelled {}/{}, fresh {}/{}",
-                f.labelled_passed, f.labelled_total, f.fresh_passed, f.fresh_total
-            ),
+            Some(f) => f.figures(),
         }
     );
     if verification.is_genuine() {
