@@ -3,7 +3,7 @@
 use super::storage;
 use crate::session::protocol::{ChoiceView, LoopView};
 use crate::session::Verdict;
-use web_sys::HtmlInputElement;
+use web_sys::{HtmlElement, HtmlInputElement};
 use yew::prelude::*;
 
 /// Dialogue properties.
@@ -60,6 +60,24 @@ fn use_answer_draft(question: Option<String>) -> (UseStateHandle<String>, Callba
     (typed, set)
 }
 
+/// A node that takes the focus (and so scrolls into view) whenever `question` names a
+/// new question: its first answer, ready for a click or a key.
+#[hook]
+fn use_focus_on_new(question: Option<String>) -> NodeRef {
+    let node = use_node_ref();
+    {
+        let node = node.clone();
+        use_effect_with(question, move |q| {
+            if q.is_some() {
+                if let Some(el) = node.cast::<HtmlElement>() {
+                    let _ = el.focus();
+                }
+            }
+        });
+    }
+    node
+}
+
 /// An `oninput` handler passing the field's text to `set`.
 fn input_handler(set: Callback<String>) -> Callback<InputEvent> {
     Callback::from(move |e: InputEvent| {
@@ -78,7 +96,9 @@ struct ChoiceProps {
 
 #[function_component(ChoiceQuestion)]
 fn choice_question(props: &ChoiceProps) -> Html {
-    let (other, on_other) = use_answer_draft(Some(format!("choice {}", props.choice.input)));
+    let key = format!("choice {}", props.choice.input);
+    let (other, on_other) = use_answer_draft(Some(key.clone()));
+    let first_option = use_focus_on_new(Some(key));
     let pick = |output: Option<String>| {
         let (cb, on_other) = (props.onchoose.clone(), on_other.clone());
         Callback::from(move |_: MouseEvent| {
@@ -101,35 +121,37 @@ fn choice_question(props: &ChoiceProps) -> Html {
         ),
     };
     html! {
-        <div class="query choice" data-choice-input={c.input.clone()} aria-live="polite">
-            <p class="budget" data-testid="questions">{ format!("Questions about patches: {} of {} answered", props.questions.0, props.questions.1) }</p>
-            <p class="question">
-                { "For input " }<code>{ &c.input }</code>{ " " }{ &c.ask }
-            </p>
-            <div class="buttons options" role="group" aria-label="Which output is right">
-                { for c.options.iter().map(|o| html! {
-                    <button class="option" data-output={o.output.clone()} onclick={pick(Some(o.output.clone()))}>
-                        <pre class="stdout">{ if o.output.trim().is_empty() { "(nothing)" } else { o.output.trim_end() } }</pre>
-                        <span class="who">{ who(&o.patches) }{ if o.status == "normal exit" { String::new() } else { format!(" ({})", o.status) } }</span>
-                    </button>
-                }) }
-            </div>
-            <label for="right-output">{ "None of these: the right output is" }</label>
-            <input id="right-output" type="text" value={typed.clone()} oninput={on_other} />
-            <div class="buttons" role="group" aria-label="Other answers">
-                <button class="secondary none-of-these" disabled={typed.trim().is_empty()} onclick={pick(Some(typed.clone()))}>{ "None of these" }</button>
-                <button class="secondary skip" onclick={pick(None)}>{ "Skip" }</button>
-            </div>
-            <p class="hint">{ "Your answer becomes a test: patches that print something else are ruled out; if none is left, repair searches again." }</p>
-        </div>
-    }
+           <div class="query choice" data-choice-input={c.input.clone()} aria-live="polite">
+               <p class="budget" data-testid="questions">{ format!("Questions about patches: {} of {} answered", props.questions.0, props.questions.1) }</p>
+               <p class="question">
+                   { "For input " }<code>{ &c.input }</code>{ " " }{ &c.ask }
+               </p>
+               <div class="buttons options" role="group" aria-label="Which output is right">
+    { for c.options.iter().enumerate().map(|(i, o)| html! {
+                       <button class="option" ref={if i == 0 { first_option.clone() } else { NodeRef::default() }} data-output={o.output.clone()} onclick={pick(Some(o.output.clone()))}>
+                           <pre class="stdout">{ if o.output.trim().is_empty() { "(nothing)" } else { o.output.trim_end() } }</pre>
+                           <span class="who">{ who(&o.patches) }{ if o.status == "normal exit" { String::new() } else { format!(" ({})", o.status) } }</span>
+                       </button>
+                   }) }
+               </div>
+               <label for="right-output">{ "None of these: the right output is" }</label>
+               <input id="right-output" type="text" value={typed.clone()} oninput={on_other} />
+               <div class="buttons" role="group" aria-label="Other answers">
+                   <button class="secondary none-of-these" disabled={typed.trim().is_empty()} onclick={pick(Some(typed.clone()))}>{ "None of these" }</button>
+                   <button class="secondary skip" onclick={pick(None)}>{ "Skip" }</button>
+               </div>
+               <p class="hint">{ "Your answer becomes a test: patches that print something else are ruled out; if none is left, repair searches again." }</p>
+           </div>
+       }
 }
 
 /// The dialogue.
 #[function_component(Dialogue)]
 pub fn dialogue(props: &DialogueProps) -> Html {
     let question = props.view.as_ref().and_then(|v| v.query.as_ref());
-    let (expected, on_expected) = use_answer_draft(question.map(|q| format!("label {}", q.input)));
+    let key = question.map(|q| format!("label {}", q.input));
+    let (expected, on_expected) = use_answer_draft(key.clone());
+    let bug_button = use_focus_on_new(key.filter(|_| !props.busy));
     let answer = |verdict: Verdict| {
         let (cb, expected, on_expected) = (
             props.onanswer.clone(),
@@ -170,7 +192,7 @@ pub fn dialogue(props: &DialogueProps) -> Html {
         (None, false) => html! { <p>{ "Waiting for the loop\u{2026}" }</p> },
         (Some(v), false) => match (&v.query, &v.finished) {
             (Some(q), _) => html! {
-                <div class="query" data-query-input={q.input.clone()} data-query-output={q.output.clone()}>
+                <div class="query" data-query-input={q.input.clone()} data-query-output={q.output.clone()} aria-live="polite">
                     <p class="question">{ "Does this run show the bug?" }</p>
                     <dl>
                         <dt>{ "Input" }</dt><dd><code>{ &q.input }</code></dd>
@@ -184,7 +206,7 @@ pub fn dialogue(props: &DialogueProps) -> Html {
                     <label for="correct-output">{ "Correct output (optional, for Bug)" }</label>
                     <input id="correct-output" type="text" value={(*expected).clone()} oninput={on_expected} />
                     <div class="buttons" role="group" aria-label="Answer">
-                        <button class="bug" data-primary={(!expected.trim().is_empty()).then_some("")} onclick={answer(Verdict::Bug)} disabled={props.repairing}>{ "Bug" }</button>
+                        <button class="bug" ref={bug_button.clone()} data-primary={(!expected.trim().is_empty()).then_some("")} onclick={answer(Verdict::Bug)} disabled={props.repairing}>{ "Bug" }</button>
                         <button class="ok" onclick={answer(Verdict::Ok)} disabled={props.repairing}>{ "Not a bug" }</button>
                         <button class="secondary skip" onclick={answer(Verdict::Skip)} disabled={props.repairing}>{ "Skip" }</button>
                         if !props.repairing { <button class="secondary" onclick={stop}>{ "Stop" }</button> }

@@ -804,6 +804,14 @@ fn app() -> Html {
                         <label for="expected-output">{ "Expected output (optional)" }</label>
                         <input id="expected-output" type="text" value={s.expected_output.clone().unwrap_or_default()} oninput={field(Action::EditExpected)} readonly={!editable} />
                     </div>
+                    // Start sits right under what it needs (the program and the failing
+                    // input), on the first screen; the optional settings follow.
+                    if editable {
+                        <div class="start-row">
+                            <button data-primary="" onclick={act(Action::Start)}>{ "Start" }</button>
+                            <p class="hint">{ "Ctrl/Cmd+Enter runs the current step." }</p>
+                        </div>
+                    }
                     <p class="fuzz-summary" data-testid="fuzz-summary">{ fuzz_summary }</p>
                     <details class="ranges" open={!ranged.is_empty()}>
                         <summary>{ "Input ranges (optional)" }</summary>
@@ -815,10 +823,6 @@ fn app() -> Html {
                         <label>{ "Committee size " }<input type="number" min="1" max="50" value={s.settings.committee.to_string()} oninput={field(Action::EditCommittee)} disabled={!editable} /></label>
                         <label>{ "Seed " }<input type="number" min="0" value={s.settings.seed.to_string()} oninput={field(Action::EditSeed)} disabled={!editable} /></label>
                     </fieldset>
-                    if editable {
-                        <button data-primary="" onclick={act(Action::Start)}>{ "Start" }</button>
-                        <p class="hint">{ "Ctrl/Cmd+Enter runs the current step." }</p>
-                    }
                 </section>
             </div>
             <div class="right">

@@ -94,3 +94,37 @@ test('phone width: no horizontal scrolling, every control reachable', async () =
   await page.screenshot({ path: join(screenshots, 'phone-dark.png'), fullPage: true });
   await context.close();
 });
+
+test('first screen at 1280x800: the editor, the failing input and Start are visible; after Start the question is in view with its first answer focused', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.getByRole('button', { name: 'Triangle (Learn2fix)' }).click();
+  const inView = async (locator, what) => {
+    const box = await locator.boundingBox();
+    assert.ok(box, `${what} is laid out`);
+    assert.ok(box.y >= 0 && box.y + box.height <= 800 && box.x + box.width <= 1280, `${what} at ${JSON.stringify(box)}`);
+  };
+  assert.equal(await page.evaluate(() => window.scrollY), 0);
+  await inView(page.getByLabel('Program'), 'the editor');
+  await inView(page.getByLabel('Failing input'), 'the failing input');
+  await inView(page.getByRole('button', { name: 'Start' }), 'Start');
+  await page.screenshot({ path: join(screenshots, 'first-screen.png') });
+  await page.getByRole('button', { name: 'Start' }).click();
+  const bug = page.locator('.query button.bug');
+  await bug.waitFor({ timeout: 90000 });
+  await page.waitForFunction(() => document.activeElement?.matches('.query button.bug'), null, { timeout: 10000 });
+  // Read without scrolling by hand: whatever the page scrolled to, the answers are on screen.
+  await inView(bug, 'Bug');
+  await inView(page.getByRole('button', { name: 'Not a bug' }), 'Not a bug');
+  assert.ok(await page.locator('.query').evaluate((q) => q.closest('[aria-live]') !== null || q.getAttribute('aria-live') !== null), 'the question is announced');
+  // The next question after an answer takes the focus too.
+  const first = await page.locator('.query').getAttribute('data-query-input');
+  await page.keyboard.press('n');
+  await page.waitForFunction((was) => {
+    const q = document.querySelector('.query[data-query-input]');
+    return q && q.getAttribute('data-query-input') !== was && document.activeElement?.matches('.query button.bug');
+  }, first, { timeout: 90000 });
+  await page.screenshot({ path: join(screenshots, 'first-question.png') });
+  await context.close();
+});
