@@ -110,53 +110,80 @@ pub struct ReportFix {
 }
 
 impl ReportFix {
-    /// The figures in short: "labelled 3/3, whole range 900/1000", "labelled 3/3,
-    /// boundaries 120/125, fresh 200/200" ("fresh" alone in reports written before the
-    /// systematic checks).
-    pub fn figures(&self) -> String {
-        let mut out = format!("labelled {}/{}", self.labelled_passed, self.labelled_total);
+    /// The sets of inputs the fix was checked on, in order, with (passed, checked):
+    /// labelled, then the systematic ones (reports written before those checks have
+    /// none), then fresh ones (none when the whole range was checked).
+    fn checked_sets(&self) -> Vec<(CheckedSet, usize, usize)> {
+        let mut sets = vec![(
+            CheckedSet::Labelled,
+            self.labelled_passed,
+            self.labelled_total,
+        )];
         if self.systematic_total > 0 {
-            let what = if self.whole_range {
-                "whole range"
+            let set = if self.whole_range {
+                CheckedSet::WholeRange
             } else {
-                "boundaries"
+                CheckedSet::Boundaries
             };
-            out += &format!(
-                ", {what} {}/{}",
-                self.systematic_passed, self.systematic_total
-            );
+            sets.push((set, self.systematic_passed, self.systematic_total));
         }
         if !self.whole_range {
-            out += &format!(", fresh {}/{}", self.fresh_passed, self.fresh_total);
+            sets.push((CheckedSet::Fresh, self.fresh_passed, self.fresh_total));
         }
-        out
+        sets
+    }
+
+    /// The figures in short: "labelled 3/3, whole range 900/1000", "labelled 3/3,
+    /// boundaries 120/125, fresh 200/200".
+    pub fn figures(&self) -> String {
+        let parts: Vec<String> = self
+            .checked_sets()
+            .into_iter()
+            .map(|(set, passed, total)| format!("{} {passed}/{total}", set.short()))
+            .collect();
+        parts.join(", ")
     }
 
     /// The figures as sentences: "Labelled tests: 3 of 3 pass. Every input of the
     /// ranges: 900 of 1000 pass."
     pub fn sentences(&self) -> String {
-        let mut out = format!(
-            "Labelled tests: {} of {} pass.",
-            self.labelled_passed, self.labelled_total
-        );
-        if self.systematic_total > 0 {
-            let what = if self.whole_range {
-                "Every input of the ranges"
-            } else {
+        let parts: Vec<String> = self
+            .checked_sets()
+            .into_iter()
+            .map(|(set, passed, total)| format!("{}: {passed} of {total} pass.", set.long()))
+            .collect();
+        parts.join(" ")
+    }
+}
+
+/// A set of inputs a fix is checked on.
+#[derive(Debug, Clone, Copy)]
+enum CheckedSet {
+    Labelled,
+    WholeRange,
+    Boundaries,
+    Fresh,
+}
+
+impl CheckedSet {
+    fn short(self) -> &'static str {
+        match self {
+            CheckedSet::Labelled => "labelled",
+            CheckedSet::WholeRange => "whole range",
+            CheckedSet::Boundaries => "boundaries",
+            CheckedSet::Fresh => "fresh",
+        }
+    }
+
+    fn long(self) -> &'static str {
+        match self {
+            CheckedSet::Labelled => "Labelled tests",
+            CheckedSet::WholeRange => "Every input of the ranges",
+            CheckedSet::Boundaries => {
                 "Boundary values of each input (the ranges' ends, their neighbours and middles)"
-            };
-            out += &format!(
-                " {what}: {} of {} pass.",
-                self.systematic_passed, self.systematic_total
-            );
+            }
+            CheckedSet::Fresh => "Fresh fuzzed inputs",
         }
-        if !self.whole_range {
-            out += &format!(
-                " Fresh fuzzed inputs: {} of {} pass.",
-                self.fresh_passed, self.fresh_total
-            );
-        }
-        out
     }
 }
 
@@ -629,6 +656,12 @@ mod tests {
             "{:?}",
             reread.verify(None)
         );
+        let figures = reread.fix.as_ref().unwrap().figures();
+        assert!(
+            figures.starts_with("labelled ") && figures.contains(", fresh "),
+            "{figures}"
+        );
+        assert!(!figures.contains("boundaries") && !figures.contains("whole range"));
         // A new report has the checks, and a changed figure among them is caught.
         let new = Report::build(
             &e,
@@ -638,7 +671,15 @@ mod tests {
             },
         )
         .expect("builds");
-        assert!(new.fix.as_ref().unwrap().systematic_total > 0);
+        let fix = new.fix.as_ref().unwrap();
+        assert!(fix.systematic_total > 0);
+        let said = if fix.whole_range {
+            "Every input of the ranges: "
+        } else {
+            "Boundary values"
+        };
+        assert!(fix.sentences().contains(said), "{}", fix.sentences());
+        assert_eq!(fix.whole_range, !fix.figures().contains("fresh"));
         assert!(new.verify(Some(&e)).is_genuine());
         let mut t = new.clone();
         t.fix.as_mut().unwrap().systematic_passed -= 1;

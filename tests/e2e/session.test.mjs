@@ -99,7 +99,8 @@ const HOSTILE = {
   'newer version': pack(JSON.stringify({ version: 999 })),
 };
 
-test('hostile links show an alert and never touch the saved session; a good link asks first', async () => {
+/** A fresh tab with the median example started: the page, its saved sessions and program. */
+async function startedMedian() {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(server.url);
@@ -109,6 +110,11 @@ test('hostile links show an alert and never touch the saved session; a good link
   const saved = await savedSessions(page);
   assert.equal(Object.keys(saved).length, 1);
   const program = await page.getByLabel('Program').inputValue();
+  return { context, page, saved, program };
+}
+
+test('hostile links show an alert and never touch the saved session; a good link asks first', async () => {
+  const { context, page, saved, program } = await startedMedian();
   for (const [name, fragment] of Object.entries(HOSTILE)) {
     await page.goto('about:blank');
     const started = Date.now();
@@ -133,14 +139,7 @@ test('hostile links show an alert and never touch the saved session; a good link
 });
 
 test('a link pasted into the open tab is handled as a fresh load: an alert for a bad one, a question for a good one', async () => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(server.url);
-  await page.getByRole('button', { name: 'Median of three' }).click();
-  await page.getByRole('button', { name: 'Start' }).click();
-  await nextQuery(page);
-  const saved = await savedSessions(page);
-  const program = await page.getByLabel('Program').inputValue();
+  const { context, page, saved, program } = await startedMedian();
   for (const name of ['bad base64', 'wrong types', 'newer version']) {
     // Pasting into the address bar of an open tab changes only the fragment: no load.
     await page.evaluate((f) => { window.location.hash = `s=${f}`; }, HOSTILE[name]);
