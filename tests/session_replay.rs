@@ -381,3 +381,31 @@ fn a_patch_the_oracle_still_doubts_is_asked_about_before_it_is_called_the_fix() 
     }
     assert!(doubts_asked > 0, "no seed asked about a doubted output");
 }
+
+#[test]
+fn a_failing_input_that_runs_past_the_step_limit_is_said_before_the_first_answer() {
+    use fixloop::session::protocol::{WorkerRequest, WorkerResponse, WorkerState};
+    let looping = "#include <stdio.h>\nint main(void) {\n    int n;\n    scanf(\"%d\", &n);\n    while (n != 0)\n        n = n - 2;\n    printf(\"done\\n\");\n    return 0;\n}\n";
+    let view_of = |session: Session| {
+        let mut out = Vec::new();
+        WorkerState::new().handle(WorkerRequest::for_session(4, session), &mut |r| {
+            out.push(r)
+        });
+        match out.into_iter().next() {
+            Some(WorkerResponse::Loop { view, .. }) => view,
+            other => panic!("{other:?}"),
+        }
+    };
+    let mut stuck = Session::new(looping, "5");
+    stuck.started = true;
+    let view = view_of(stuck);
+    let warning = view.failing_warning.expect("a warning");
+    assert!(warning.contains("failing input 5"), "{warning}");
+    assert!(warning.contains("step limit"), "{warning}");
+    // Even inputs end: no warning, and the questions show how each run ended.
+    let mut fine = Session::new(looping, "4");
+    fine.started = true;
+    fine.expected_output = Some("finished\n".into());
+    let view = view_of(fine);
+    assert_eq!(view.failing_warning, None);
+}

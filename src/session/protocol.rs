@@ -181,6 +181,10 @@ pub struct LoopView {
     pub encoding: Vec<(i64, String)>,
     /// Labelled tests, the failing input first.
     pub points: Vec<PointView>,
+    /// What to know about the failing input's own run before answering (it ran past the
+    /// step limit), if anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failing_warning: Option<String>,
 }
 
 /// Counters of a running repair.

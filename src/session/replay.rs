@@ -268,9 +268,24 @@ impl Replayer {
 pub(crate) fn status_text(status: Status) -> &'static str {
     match status {
         Status::Normal => "normal exit",
-        Status::Timeout => "timeout",
+        Status::Timeout => "timeout (stopped at the step limit)",
         Status::RuntimeError => "runtime error",
     }
+}
+
+/// What the page says when the failing input's own run ran past the step limit.
+fn failing_warning(active: &PlaygroundLoop) -> Option<String> {
+    let failing = active.labelled().first()?;
+    (failing.observation.status == Status::Timeout).then(|| {
+        format!(
+            "On the failing input {} the program ran past the step limit ({} steps) and was \
+             stopped: fixloop takes that timeout as the bug. Runs that do the same are shown as \
+             \"timeout\", their own kind of answer. If the program is only slow here, not stuck, \
+             give a smaller failing input.",
+            format_input(&failing.input),
+            playground_limits().fuel
+        )
+    })
 }
 
 /// The question's warning about undefined behaviour.
@@ -346,5 +361,6 @@ pub fn describe(active: &mut PlaygroundLoop, stopped_by_user: bool) -> LoopView 
         vars: active.oracle().names(arity),
         encoding,
         points,
+        failing_warning: failing_warning(active),
     }
 }

@@ -192,6 +192,10 @@ pub fn dialogue(props: &DialogueProps) -> Html {
         (None, false) => html! { <p>{ "Waiting for the loop\u{2026}" }</p> },
         (Some(v), false) => match (&v.query, &v.finished) {
             (Some(q), _) => html! {
+                <>
+                if let Some(w) = &v.failing_warning {
+                    <p class="warning failing-warning" data-testid="failing-warning" role="status">{ format!("⚠ {w}") }</p>
+                }
                 <div class="query" data-query-input={q.input.clone()} data-query-output={q.output.clone()} aria-live="polite">
                     <p class="question">{ "Does this run show the bug?" }</p>
                     <dl>
@@ -213,6 +217,7 @@ pub fn dialogue(props: &DialogueProps) -> Html {
                     </div>
                     <p class="hint">{ "Keys: B bug, N not a bug, S skip (outside text fields); with a correct output typed, Ctrl/Cmd+Enter answers Bug." }</p>
                 </div>
+                </>
             },
             (None, Some(reason)) => html! {
                 <>

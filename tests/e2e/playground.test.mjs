@@ -128,3 +128,29 @@ test('first screen at 1280x800: the editor, the failing input and Start are visi
   await page.screenshot({ path: join(screenshots, 'first-question.png') });
   await context.close();
 });
+
+test('a failing input that runs past the step limit is said before the first answer, and a timeout shows as its own kind of run', async () => {
+  const page = await browser.newPage();
+  await page.goto(server.url);
+  await page.getByLabel('Program').fill('#include <stdio.h>\nint main(void) {\n    int n;\n    scanf("%d", &n);\n    while (n != 0)\n        n = n - 2;\n    printf("done\\n");\n    return 0;\n}\n');
+  await page.getByLabel('Failing input').fill('5');
+  await page.getByRole('button', { name: 'Start' }).click();
+  const warning = page.getByTestId('failing-warning');
+  await warning.waitFor({ timeout: 90000 });
+  assert.match(await warning.textContent(), /failing input 5 the program ran past the step limit \([\d ,]+ steps\)/);
+  const runs = [];
+  for (let i = 0; i < 4 && (await page.locator('.query[data-query-input]').count()); i++) {
+    const q = page.locator('.query[data-query-input]');
+    const input = await q.getAttribute('data-query-input');
+    runs.push([input, await q.locator('dd').nth(2).textContent()]);
+    await page.getByRole('button', { name: 'Skip' }).click();
+    await page.waitForFunction((was) => document.querySelector('.query[data-query-input]')?.getAttribute('data-query-input') !== was, input, { timeout: 90000 });
+  }
+  // Odd inputs loop for ever, even ones end: each question says which.
+  for (const [input, run] of runs) {
+    const odd = Math.abs(Number(input)) % 2 === 1;
+    assert.equal(run, odd ? 'timeout (stopped at the step limit)' : 'normal exit', `${input}: ${run}`);
+  }
+  await page.screenshot({ path: join(screenshots, 'failing-timeout.png'), fullPage: true });
+  await page.close();
+});
