@@ -388,9 +388,7 @@ fn a_failing_input_that_runs_past_the_step_limit_is_said_before_the_first_answer
     let looping = "#include <stdio.h>\nint main(void) {\n    int n;\n    scanf(\"%d\", &n);\n    while (n != 0)\n        n = n - 2;\n    printf(\"done\\n\");\n    return 0;\n}\n";
     let view_of = |session: Session| {
         let mut out = Vec::new();
-        WorkerState::new().handle(WorkerRequest::for_session(4, session), &mut |r| {
-            out.push(r)
-        });
+        WorkerState::new().handle(WorkerRequest::for_session(4, session), &mut |r| out.push(r));
         match out.into_iter().next() {
             Some(WorkerResponse::Loop { view, .. }) => view,
             other => panic!("{other:?}"),
