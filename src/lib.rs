@@ -9,6 +9,7 @@
 pub mod active;
 pub mod compare;
 pub mod corpus;
+pub mod excerpt;
 pub mod exercise;
 pub mod fingerprint;
 pub mod fuzzing;

@@ -157,6 +157,27 @@ fn the_worker_repairs_a_labelled_loop_session() {
     let Some(WorkerResponse::RepairDone { view, .. }) = out.last() else {
         panic!("{out:?}");
     };
+    // The page hears that repair began before any test ran, then of the first executions
+    // one by one (a slow program's progress shows from the first second).
+    let progress: Vec<u64> = out
+        .iter()
+        .filter_map(|r| match r {
+            WorkerResponse::RepairProgress { progress, .. } => Some(progress.executions),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        matches!(out[0], WorkerResponse::Loop { .. }),
+        "{:?}",
+        out[0]
+    );
+    assert!(
+        matches!(out[1], WorkerResponse::RepairProgress { .. }),
+        "{:?}",
+        out[1]
+    );
+    assert_eq!(progress[0], 0, "{progress:?}");
+    assert!(progress.contains(&1), "{progress:?}");
     let (patches, stop) = (&view.patches, &view.stop);
     assert!(!patches.is_empty(), "no patch ({stop})");
     let top = &patches[0];

@@ -4,6 +4,7 @@ use super::grade::GradeError;
 use super::{Exercise, ExerciseError};
 use crate::active::fuzz::Range;
 use crate::active::num::parse_input;
+use crate::excerpt::Excerpt;
 use crate::session::{Answer, Replayer, Session, Verdict};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -506,7 +507,7 @@ impl Report {
                  <td>{result}</td></tr>",
                 i + 1,
                 esc(&a.input),
-                esc(a.reference_output.trim_end())
+                esc(&Excerpt::of(&a.reference_output).text())
             );
         }
         h.push_str("</table>");
@@ -530,8 +531,8 @@ impl Report {
                         "<p>First difference: input <code>{}</code> prints <code>{}</code>, \
                          the reference prints <code>{}</code>.</p>",
                         esc(&d.input),
-                        esc(d.fix_output.trim_end()),
-                        esc(d.reference_output.trim_end())
+                        esc(&Excerpt::of(&d.fix_output).text()),
+                        esc(&Excerpt::of(&d.reference_output).text())
                     );
                 }
             }

@@ -175,7 +175,7 @@ impl Default for RepairConfig {
 }
 
 /// What a progress hook sees.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Progress {
     /// Test executions so far.
     pub test_executions: u64,

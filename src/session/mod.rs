@@ -14,6 +14,7 @@ pub mod migrate;
 pub mod protocol;
 pub mod repair_phase;
 pub mod replay;
+pub mod run;
 
 use serde::{Deserialize, Serialize};
 

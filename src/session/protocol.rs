@@ -27,6 +27,15 @@ pub enum WorkerRequest {
         /// The session as it is now.
         session: Session,
     },
+    /// Run a program once on a typed input (the page's Run button).
+    Run {
+        /// Echoed in the answer.
+        id: u64,
+        /// The program as it is in the editor.
+        program: String,
+        /// The input typed (stdin, or a function's arguments).
+        input: String,
+    },
     /// Exercise work: a student's report or fix check, or a class's reports verified.
     Exercise {
         /// Echoed in the answer.
@@ -69,6 +78,13 @@ pub enum WorkerResponse {
         id: u64,
         /// The patches, what is known about them, and the next question.
         view: RepairView,
+    },
+    /// The run a [`WorkerRequest::Run`] asked for.
+    Ran {
+        /// The request's id.
+        id: u64,
+        /// Its output, how it ended and any undefined behaviour.
+        run: super::run::RunView,
     },
     /// Exercise work done.
     Exercise {
@@ -119,10 +135,20 @@ impl WorkerResponse {
             | WorkerResponse::Failed { id, .. }
             | WorkerResponse::RepairProgress { id, .. }
             | WorkerResponse::RepairDone { id, .. }
+            | WorkerResponse::Ran { id, .. }
             | WorkerResponse::Exercise { id, .. } => *id,
             WorkerResponse::Ready => 0,
         }
     }
+}
+
+/// Whether `now` is worth a progress message after the last one sent (`last`: executions,
+/// plausible patches): each new plausible patch, each of the first ten executions, then
+/// every tenth of the count so far, at most every 100 (a slow program's first runs show
+/// in the first second; a fast one's do not flood the page).
+pub fn progress_is_news(last: (u64, usize), now: &Progress) -> bool {
+    let step = (last.0 / 10).clamp(1, 100);
+    now.plausible != last.1 || now.test_executions >= last.0 + step
 }
 
 /// The question on screen.
@@ -309,6 +335,10 @@ impl WorkerState {
                 },
             }),
             WorkerRequest::Repair { id, session } => self.repair(id, &session, emit),
+            WorkerRequest::Run { id, program, input } => emit(WorkerResponse::Ran {
+                id,
+                run: super::run::run_once(&program, &input),
+            }),
             WorkerRequest::Exercise { id, task } => emit(match task.run() {
                 Ok(outcome) => WorkerResponse::Exercise { id, outcome },
                 Err(message) => WorkerResponse::Failed { id, message },
@@ -318,7 +348,7 @@ impl WorkerState {
 
     /// Repairs the session's program against its labelled tests and learned oracle (or
     /// reuses the last repair of the same session), applies its answers about patches,
-    /// emitting progress (every 100 test executions or new plausible patch) and the view.
+    /// emitting progress (at once, then as [`progress_is_news`] says) and the view.
     fn repair(&mut self, id: u64, session: &Session, emit: &mut dyn FnMut(WorkerResponse)) {
         match self.replayer.view(session) {
             Ok(view) => emit(WorkerResponse::Loop { id, view }),
@@ -338,19 +368,25 @@ impl WorkerState {
                 })
             }
         };
+        // The page hears at once that repair has begun (it runs the labelled tests and
+        // locates suspicious statements first), then after the first executions.
+        let report = |p: &Progress, emit: &mut dyn FnMut(WorkerResponse)| {
+            emit(WorkerResponse::RepairProgress {
+                id,
+                progress: RepairProgress {
+                    candidates: p.candidates,
+                    executions: p.test_executions,
+                    plausible: p.plausible,
+                    best_cost: p.best_cost,
+                },
+            })
+        };
+        report(&Progress::default(), emit);
         let mut last = (0u64, 0usize);
         let mut hook = |p: &Progress| {
-            if p.test_executions >= last.0 + 100 || p.plausible != last.1 {
+            if progress_is_news(last, p) {
                 last = (p.test_executions, p.plausible);
-                emit(WorkerResponse::RepairProgress {
-                    id,
-                    progress: RepairProgress {
-                        candidates: p.candidates,
-                        executions: p.test_executions,
-                        plausible: p.plausible,
-                        best_cost: p.best_cost,
-                    },
-                });
+                report(p, emit);
             }
             Control::Continue
         };
@@ -401,6 +437,25 @@ mod tests {
         };
         assert_eq!(WorkerResponse::from_json(&resp.to_json()), Ok(resp));
         assert!(WorkerRequest::from_json("{\"Nope\":1}").is_err());
+    }
+
+    #[test]
+    fn progress_is_news_for_each_early_execution_then_every_tenth_at_most_every_hundred() {
+        let at = |test_executions, plausible| Progress {
+            test_executions,
+            plausible,
+            ..Progress::default()
+        };
+        assert!(progress_is_news((0, 0), &at(1, 0)));
+        assert!(progress_is_news((5, 0), &at(6, 0)));
+        assert!(!progress_is_news((50, 0), &at(54, 0)));
+        assert!(progress_is_news((50, 0), &at(55, 0)));
+        assert!(!progress_is_news((5000, 0), &at(5099, 0)));
+        assert!(progress_is_news((5000, 0), &at(5100, 0)));
+        assert!(
+            progress_is_news((5000, 0), &at(5001, 1)),
+            "a new plausible patch"
+        );
     }
 
     #[test]

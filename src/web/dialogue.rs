@@ -1,6 +1,9 @@
 //! The dialogue: one generated test at a time with Bug / Not a bug / Skip / Stop and the labels used of the budget; after repair, the questions that choose between patches.
 
+use super::explain::Explain;
+use super::output::OutputText;
 use super::storage;
+use crate::excerpt::Excerpt;
 use crate::session::protocol::{ChoiceView, LoopView};
 use crate::session::Verdict;
 use web_sys::{HtmlElement, HtmlInputElement};
@@ -122,14 +125,14 @@ fn choice_question(props: &ChoiceProps) -> Html {
     };
     html! {
            <div class="query choice" data-choice-input={c.input.clone()} aria-live="polite">
-               <p class="budget" data-testid="questions">{ format!("Questions about patches: {} of {} answered", props.questions.0, props.questions.1) }</p>
+               <p class="budget" data-testid="questions">{ format!("Questions about patches: {} of {} answered", props.questions.0, props.questions.1) }<Explain term="questions about patches" /></p>
                <p class="question">
                    { "For input " }<code>{ &c.input }</code>{ " " }{ &c.ask }
                </p>
                <div class="buttons options" role="group" aria-label="Which output is right">
     { for c.options.iter().enumerate().map(|(i, o)| html! {
                        <button class="option" ref={if i == 0 { first_option.clone() } else { NodeRef::default() }} data-output={o.output.clone()} onclick={pick(Some(o.output.clone()))}>
-                           <pre class="stdout">{ if o.output.trim().is_empty() { "(nothing)" } else { o.output.trim_end() } }</pre>
+                           <pre class="stdout">{ if o.output.trim().is_empty() { "(nothing)".to_string() } else { Excerpt::of(&o.output).text() } }</pre>
                            <span class="who">{ who(&o.patches) }{ if o.status == "normal exit" { String::new() } else { format!(" ({})", o.status) } }</span>
                        </button>
                    }) }
@@ -178,7 +181,7 @@ pub fn dialogue(props: &DialogueProps) -> Html {
             <p class="budget" data-testid="budget">
                 { format!("Labels used: {} of {} ", v.labels_used, v.label_budget) }
                 <progress max={v.label_budget.to_string()} value={v.labels_used.to_string()} aria-hidden="true" />
-                { format!(" ({} tests generated)", v.generated) }
+                { format!(" ({} tests generated)", v.generated) }<Explain term="generated" />
             </p>
         }
     });
@@ -200,12 +203,12 @@ pub fn dialogue(props: &DialogueProps) -> Html {
                     <p class="question">{ "Does this run show the bug?" }</p>
                     <dl>
                         <dt>{ "Input" }</dt><dd><code>{ &q.input }</code></dd>
-                        <dt>{ "Output" }</dt><dd><pre class="stdout">{ &q.output }</pre></dd>
+                        <dt>{ "Output" }</dt><dd><OutputText text={q.output.clone()} /></dd>
                         <dt>{ "Run" }</dt><dd>{ &q.status }</dd>
                         if let Some(w) = &q.warning {
                             <dt>{ "Warning" }</dt><dd class="run-warning" data-testid="run-warning">{ w }</dd>
                         }
-                        <dt>{ "Asked because" }</dt><dd>{ &q.reason }</dd>
+                        <dt>{ "Asked because" }<Explain term="asked because" /></dt><dd>{ &q.reason }if q.reason.contains("look-ahead") { <Explain term="look-ahead" /> }</dd>
                     </dl>
                     <label for="correct-output">{ "Correct output (optional, for Bug)" }</label>
                     <input id="correct-output" type="text" value={(*expected).clone()} oninput={on_expected} />

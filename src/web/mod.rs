@@ -7,9 +7,13 @@
 pub mod author;
 pub mod dialogue;
 pub mod editor;
+pub mod explain;
+pub mod how;
 pub mod locks;
 pub mod oracle_view;
+pub mod output;
 pub mod patches;
+pub mod run;
 pub mod state;
 pub mod storage;
 pub mod student;
@@ -25,8 +29,11 @@ use crate::session::{decode_json, Session, Verdict};
 use author::AuthorPage;
 use dialogue::Dialogue;
 use editor::{markers, Editor};
+use explain::Explain;
+use how::HowItWorks;
 use oracle_view::OracleView;
 use patches::Patches;
+use run::RunPanel;
 use state::{Action, AppState, AuthorField, Page, RepairState, StudentWork, Theme};
 use std::rc::Rc;
 use student::{ExerciseBrief, FixPanel};
@@ -89,6 +96,7 @@ fn initial_state() -> AppState {
         }
         storage::clear_fragment();
     }
+    state.put_aside = or_kept_aside(storage::load_put_aside(), &mut unreadable);
     state.error = error.clone();
     state.unreadable = unreadable;
     state.resume_repair();
@@ -152,6 +160,16 @@ fn listen<E: wasm_bindgen::convert::FromWasmAbi + 'static>(
 /// The file name of a student's exported report.
 fn report_file_name(exercise: &Exercise) -> String {
     format!("fixloop-report-{}.json", exercise.id())
+}
+
+/// A fresh id for a Run request (runs have their own sequence: a run never makes the
+/// loop's answers stale).
+fn next_run_id() -> u64 {
+    thread_local!(static LAST: std::cell::Cell<u64> = const { std::cell::Cell::new(0) });
+    LAST.with(|l| {
+        l.set(l.get() + 1);
+        l.get()
+    })
 }
 
 /// Opens an exercise in student mode: this tab's saved work on it, or a fresh start (when
@@ -301,6 +319,7 @@ fn on_worker_response(d: &UseReducerDispatcher<AppState>, response: WorkerRespon
             d.dispatch(Action::RepairProgressed(progress))
         }
         WorkerResponse::RepairDone { view, .. } => d.dispatch(Action::RepairFinished(view)),
+        WorkerResponse::Ran { id, run } => d.dispatch(Action::Ran(id, Box::new(run))),
         WorkerResponse::Exercise { outcome, .. } => match outcome {
             ExerciseOutcome::Report { purpose, report } => {
                 if purpose == ReportPurpose::Export {
@@ -371,6 +390,14 @@ fn app() -> Html {
         let d = dispatcher.clone();
         use_effect_with(state.author.clone(), move |draft| {
             if let Err(e) = storage::save_draft(draft) {
+                d.dispatch(Action::Failed(e));
+            }
+        });
+    }
+    {
+        let d = dispatcher.clone();
+        use_effect_with(state.put_aside.clone(), move |aside| {
+            if let Err(e) = storage::save_put_aside(aside.as_ref()) {
                 d.dispatch(Action::Failed(e));
             }
         });
@@ -501,6 +528,22 @@ fn app() -> Html {
             worker.keep_waiting();
             d.dispatch(Action::KeepWaiting)
         })
+    };
+    let on_run = {
+        let (d, worker, program) = (dispatcher.clone(), worker.clone(), s.program.clone());
+        Callback::from(move |input: String| {
+            let id = next_run_id();
+            worker.send_side(&WorkerRequest::Run {
+                id,
+                program: program.clone(),
+                input,
+            });
+            d.dispatch(Action::RunRequested(id, program.clone()))
+        })
+    };
+    let on_run_input = {
+        let d = dispatcher.clone();
+        Callback::from(move |t: String| d.dispatch(Action::EditRunInput(t)))
     };
     let on_apply = {
         let d = dispatcher.clone();
@@ -754,6 +797,20 @@ fn app() -> Html {
                 <button class="secondary" onclick={act(Action::RejectLink)}>{ "Keep my session" }</button>
             </div>
         }
+        if let Some(pending) = &state.pending_replace {
+            <div role="dialog" aria-modal="false" aria-label="Replace your work" class="confirm" data-testid="confirm-replace">
+                <p>{ format!("Open {} in place of your work ({})? Your work is put aside: one click brings it back.", pending.what, state::holding(s)) }</p>
+                <button onclick={act(Action::ConfirmReplace)}>{ "Replace" }</button>
+                <button class="secondary" onclick={act(Action::CancelReplace)}>{ "Keep my work" }</button>
+            </div>
+        }
+        if let Some(aside) = &state.put_aside {
+            <div class="put-aside" role="status" data-testid="put-aside" data-aside-labels={aside.session.answers.len().to_string()}>
+                <p>{ &aside.note }</p>
+                <button onclick={act(Action::SwapPutAside)}>{ &aside.button }</button>
+                <button class="secondary" onclick={act(Action::DismissPutAside)}>{ "Forget it" }</button>
+            </div>
+        }
         if let Some(url) = &state.share_url {
             <div class="share" data-share-url={url.clone()} role="status">
                 <label for="share-url">{ "Share link (copied)" }</label>
@@ -812,6 +869,9 @@ fn app() -> Html {
                             <p class="hint">{ "Ctrl/Cmd+Enter runs the current step." }</p>
                         </div>
                     }
+                    <RunPanel run={state.run.clone()} current={state.run_program == s.program} input={state.run_input.clone()}
+                        failing={s.failing_input.clone()} disabled={state.busy || repairing || working.is_some()}
+                        oninput={on_run_input} onrun={on_run} />
                     <p class="fuzz-summary" data-testid="fuzz-summary">{ fuzz_summary }</p>
                     <details class="ranges" open={!ranged.is_empty()}>
                         <summary>{ "Input ranges (optional)" }</summary>
@@ -819,9 +879,9 @@ fn app() -> Html {
                     </details>
                     <fieldset class="settings">
                         <legend>{ "Settings" }</legend>
-                        <label>{ "Label budget " }<input type="number" min="1" max="200" value={s.settings.label_budget.to_string()} oninput={field(Action::EditBudget)} disabled={!editable} /></label>
-                        <label>{ "Committee size " }<input type="number" min="1" max="50" value={s.settings.committee.to_string()} oninput={field(Action::EditCommittee)} disabled={!editable} /></label>
-                        <label>{ "Seed " }<input type="number" min="0" value={s.settings.seed.to_string()} oninput={field(Action::EditSeed)} disabled={!editable} /></label>
+                        <label>{ "Label budget " }<input type="number" min="1" max="200" value={s.settings.label_budget.to_string()} oninput={field(Action::EditBudget)} disabled={!editable} /></label><Explain term="label budget" />
+                        <label>{ "Committee size " }<input type="number" min="1" max="50" value={s.settings.committee.to_string()} oninput={field(Action::EditCommittee)} disabled={!editable} /></label><Explain term="committee" />
+                        <label>{ "Seed " }<input type="number" min="0" value={s.settings.seed.to_string()} oninput={field(Action::EditSeed)} disabled={!editable} /></label><Explain term="seed" />
                     </fieldset>
                 </section>
             </div>
@@ -845,17 +905,8 @@ fn app() -> Html {
                             checked={st.checked.clone()} exported={st.exported.clone()}
                             onedit={on_fix} onreport={on_report} onprint={on_print} />
                     }
-                } else {
-                    <section class="panel intro">
-                        <h2>{ "How it works" }</h2>
-                        <ol>
-                            <li>{ "Pick an example or paste a program that reads numbers and prints an answer." }</li>
-                            <li>{ "Give an input on which it goes wrong and press Start." }</li>
-                            <li>{ "fixloop fuzzes nearby inputs and asks about a few runs: Bug or Not a bug." }</li>
-                            <li>{ "From your answers it learns a bug oracle, then Repair searches for patches." }</li>
-                        </ol>
-                    </section>
                 }
+                <HowItWorks open={!s.started} />
             </div>
         </main>
         }

@@ -1,6 +1,8 @@
 //! The Oracle region: the learned formula, and an SVG plot of the labelled tests on two variables with the formula's "bug" region shaded.
 
+use super::explain::Explain;
 use crate::active::formula::value_of;
+use crate::excerpt::one_line;
 use crate::lang::Num;
 use crate::oracle::Formula;
 use crate::session::protocol::LoopView;
@@ -140,7 +142,7 @@ pub fn oracle_view(props: &OracleProps) -> Html {
             let title = format!(
                 "{} -> {} ({})",
                 p.input,
-                p.output.trim(),
+                one_line(&p.output, 60),
                 if p.bug { "bug" } else { "ok" }
             );
             if p.bug {
@@ -167,7 +169,7 @@ pub fn oracle_view(props: &OracleProps) -> Html {
     html! {
         <section class="panel oracle" role="region" aria-label="Oracle">
             <h2>{ "Oracle" }</h2>
-            <p>{ "Learned bug condition (true means \u{201c}bug\u{201d}):" }</p>
+            <p>{ "Learned bug condition (true means \u{201c}bug\u{201d}):" }<Explain term="formula" /></p>
             <code class="formula" data-testid="formula">{ &view.formula }</code>
             if !view.encoding.is_empty() {
                 <p class="encoding" data-testid="encoding">
@@ -183,6 +185,7 @@ pub fn oracle_view(props: &OracleProps) -> Html {
                 <span class="key bug">{ "✕ labelled bug" }</span>
                 <span class="key ok">{ "○ labelled not a bug" }</span>
                 <span class="key region">{ "▒ oracle says bug (other variables as in the failing test)" }</span>
+                <Explain term="plot" />
             </p>
         </section>
     }

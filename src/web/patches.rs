@@ -1,7 +1,44 @@
 //! The Patches region: Repair with progress and Stop, then what is known about the patches in plain words and the patches as diffs with cost, what was checked, Apply and before/after outputs.
 
+use super::explain::Explain;
+use super::output::OutputText;
 use super::state::RepairState;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
+
+/// Whole seconds since `running` last became true, ticking every second while it stays
+/// true (the page's clock, read here at the edge; the engine never reads one).
+#[hook]
+fn use_elapsed(running: bool) -> u64 {
+    let seconds = use_state(|| 0u64);
+    {
+        let seconds = seconds.clone();
+        use_effect_with(running, move |running| {
+            let window = web_sys::window();
+            let timer = window.as_ref().filter(|_| *running).and_then(|w| {
+                seconds.set(0);
+                let started = js_sys::Date::now();
+                let tick = Closure::<dyn FnMut()>::new(move || {
+                    seconds.set(((js_sys::Date::now() - started) / 1000.0) as u64)
+                });
+                w.set_interval_with_callback_and_timeout_and_arguments_0(
+                    tick.as_ref().unchecked_ref(),
+                    1000,
+                )
+                .ok()
+                .map(|handle| (handle, tick))
+            });
+            move || {
+                if let (Some(w), Some((handle, tick))) = (window, timer) {
+                    w.clear_interval_with_handle(handle);
+                    drop(tick);
+                }
+            }
+        });
+    }
+    *seconds
+}
 
 /// Patches properties.
 #[derive(Properties, PartialEq)]
@@ -40,6 +77,7 @@ pub fn patches(props: &PatchesProps) -> Html {
         let cb = props.onstop.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))
     };
+    let elapsed = use_elapsed(matches!(props.repair, RepairState::Running(_)));
     let body = match &props.repair {
         RepairState::Idle => html! {
             <p>{ "Repair searches for small changes that pass every labelled test." }</p>
@@ -51,16 +89,17 @@ pub fn patches(props: &PatchesProps) -> Html {
             <div class="repair-progress" aria-live="polite">
                 <progress aria-label="Repair progress" />
                 { match progress {
-                    Some(p) => html! { <p>{ format!("{} candidates, {} test executions, {} plausible patches{}", p.candidates, p.executions, p.plausible, p.best_cost.map(|c| format!(", best cost so far {c}")).unwrap_or_default()) }</p> },
-                    None => html! { <p>{ "Starting\u{2026}" }</p> },
+                    Some(p) if p.executions > 0 => html! { <p data-testid="repair-progress">{ format!("{} candidates, {} test executions, {} plausible patches{} · {elapsed} s", p.candidates, p.executions, p.plausible, p.best_cost.map(|c| format!(", best cost so far {c}")).unwrap_or_default()) }</p> },
+                    Some(_) => html! { <p data-testid="repair-progress">{ format!("Preparing: running your program on the labelled tests and locating the statements they blame\u{2026} · {elapsed} s") }</p> },
+                    None => html! { <p data-testid="repair-progress">{ format!("Starting\u{2026} · {elapsed} s") }</p> },
                 } }
                 <button class="secondary" onclick={stop}>{ "Stop" }</button>
             </div>
         },
         RepairState::Done(view) => html! {
             <>
-                <p role="status" class={classes!("verdict", view.settled.then_some("settled"))} data-testid="verdict">{ &view.verdict }</p>
-                <p class="meta">{ format!("{} patch(es) left; {} search(es); the last ended: {}", view.patches.len(), view.repairs, view.stop) }</p>
+                <p role="status" class={classes!("verdict", view.settled.then_some("settled"))} data-testid="verdict">{ &view.verdict }<Explain term="verdict" /></p>
+                <p class="meta">{ format!("{} patch(es) left; {} search(es); the last ended: {}", view.patches.len(), view.repairs, view.stop) }<Explain term="stop" /></p>
                 <ol class="patch-list">
                     { for view.patches.iter().enumerate().map(|(i, p)| {
                         let apply = {
@@ -72,7 +111,8 @@ pub fn patches(props: &PatchesProps) -> Html {
                             <li class={classes!("patch", the_fix.then_some("the-fix"))} data-passed={p.passed.to_string()} data-total={p.total.to_string()}>
                                 <p class="meta">
                                     <strong>{ if the_fix { format!("Patch {} - the fix found", i + 1) } else { format!("Patch {}", i + 1) } }</strong>
-                                    { format!(" · cost {} · {}", p.cost, p.checks) }
+                                    { format!(" · cost {}", p.cost) }<Explain term="cost" />
+                                    { format!(" · {}", p.checks) }<Explain term="checked" />
                                 </p>
                                 <pre class="diff">{ for p.diff.lines().map(diff_line) }</pre>
                                 <button onclick={apply}>{ "Apply" }</button>
@@ -81,8 +121,8 @@ pub fn patches(props: &PatchesProps) -> Html {
                                     <table>
                                         <thead><tr><th>{ "Input" }</th><th>{ "Before" }</th><th>{ "After" }</th><th>{ "Passes" }</th></tr></thead>
                                         <tbody>{ for p.changes.iter().map(|c| html! {
-                                            <tr><td><code>{ &c.input }</code></td><td><code>{ c.before.trim() }</code></td>
-                                                <td><code>{ c.after.trim() }</code></td><td>{ if c.passes { "✔ yes" } else { "✖ no" } }</td></tr>
+                                            <tr><td><code>{ &c.input }</code></td><td><OutputText text={c.before.clone()} /></td>
+                                                <td><OutputText text={c.after.clone()} /></td><td>{ if c.passes { "✔ yes" } else { "✖ no" } }</td></tr>
                                         }) }</tbody>
                                     </table>
                                 </details>

@@ -9,6 +9,7 @@ use crate::exercise::{Exercise, Report};
 use crate::lang::compile;
 use crate::session::examples;
 use crate::session::protocol::{LoopView, RepairProgress, RepairView};
+use crate::session::run::RunView;
 use crate::session::{Answer, Choice, InputRange, Session, Settings, Verdict};
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
@@ -25,6 +26,18 @@ pub enum RepairState {
     Done(RepairView),
     /// Stopped by the user.
     Stopped,
+}
+
+/// The Run button's last run.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum RunState {
+    /// Not run.
+    #[default]
+    Idle,
+    /// Asked for (the run's id).
+    Running(u64),
+    /// Its result.
+    Done(RunView),
 }
 
 /// The colour theme.
@@ -67,6 +80,27 @@ impl Theme {
     }
 }
 
+/// A session put aside when another replaced it (Apply, an example, an import, a link,
+/// Reset): one click swaps the two back, so nothing a user did is lost to a click.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PutAside {
+    /// The session put aside, with every label.
+    pub session: Session,
+    /// What happened, for the user ("Patch applied: ...").
+    pub note: String,
+    /// The button that brings it back.
+    pub button: String,
+}
+
+/// A session that would replace the user's work, waiting for a yes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingReplace {
+    /// The session that would open.
+    pub session: Session,
+    /// What it is ("the example \"Median of three\"", "the imported session").
+    pub what: String,
+}
+
 /// Everything the page shows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AppState {
@@ -80,6 +114,16 @@ pub struct AppState {
     pub error: Option<String>,
     /// A link's session waiting for the user's consent to replace the saved one.
     pub pending_link: Option<Session>,
+    /// An example or an import waiting for the user's consent to replace their work.
+    pub pending_replace: Option<PendingReplace>,
+    /// The session the last replacement put aside (Undo brings it back).
+    pub put_aside: Option<PutAside>,
+    /// The input typed for Run (empty: the failing input).
+    pub run_input: String,
+    /// The last run.
+    pub run: RunState,
+    /// The program the last run ran (the editor may hold another version since).
+    pub run_program: String,
     /// The last share link.
     pub share_url: Option<String>,
     /// Repair.
@@ -268,8 +312,22 @@ pub enum Action {
     AcceptLink,
     /// Keep the saved session.
     RejectLink,
-    /// Replace the session (import, or a link with nothing to overwrite).
+    /// Replace the session with an imported one (asks first when it would replace work).
     Replace(Session),
+    /// Yes: the pending example or import replaces the work (which is put aside).
+    ConfirmReplace,
+    /// No: keep the work.
+    CancelReplace,
+    /// The input typed for Run changed.
+    EditRunInput(String),
+    /// Run was pressed (the request's id, and the program run).
+    RunRequested(u64, String),
+    /// A run's result (its request's id).
+    Ran(u64, Box<RunView>),
+    /// Swap the session with the one put aside (Undo, and back again).
+    SwapPutAside,
+    /// Forget the session put aside.
+    DismissPutAside,
     /// A share link was made.
     Shared(String),
     /// The user asks for repair (recorded in the session, so a reload or a link repairs
@@ -337,6 +395,11 @@ impl AppState {
             busy: false,
             error: None,
             pending_link: None,
+            pending_replace: None,
+            put_aside: None,
+            run_input: String::new(),
+            run: RunState::Idle,
+            run_program: String::new(),
             share_url: None,
             repair: RepairState::Idle,
             theme,
@@ -424,6 +487,9 @@ impl AppState {
         if let Some(st) = &mut self.student {
             st.working = None;
         }
+        if matches!(self.run, RunState::Running(_)) {
+            self.run = RunState::Idle;
+        }
     }
 
     /// Replaces the session (and leaves student mode: the caller re-enters it).
@@ -433,10 +499,43 @@ impl AppState {
         self.session = session;
         self.error = None;
         self.pending_link = None;
+        self.pending_replace = None;
         let keep_busy = self.busy;
         self.reset_round();
         self.busy = keep_busy;
         self.resume_repair();
+    }
+
+    /// Replaces the session with `next`, putting the current one aside when it holds work
+    /// (`note` says what happened, `button` brings it back).
+    fn replace_keeping(&mut self, next: Session, note: String, button: &str) {
+        let current = self.session.clone();
+        let student = self.student.is_some();
+        self.replace(next);
+        if has_work(&current) && !student {
+            self.put_aside = Some(PutAside {
+                session: current,
+                note,
+                button: button.to_string(),
+            });
+        }
+    }
+
+    /// Opens `next` (an example or an import, `what` names it) at once when nothing would
+    /// be lost, else asks first.
+    fn offer(&mut self, next: Session, what: String) {
+        if self.student.is_none() && has_work(&self.session) && next != self.session {
+            self.pending_replace = Some(PendingReplace {
+                session: next,
+                what,
+            });
+        } else {
+            self.replace_keeping(
+                next,
+                format!("Opened {what}."),
+                "Back to the earlier session",
+            );
+        }
     }
 
     /// Once the program is not its example's any more, the example's own fields (its
@@ -465,6 +564,28 @@ impl AppState {
         if self.session.started && self.session.repaired {
             self.repair = RepairState::Running(None);
         }
+    }
+}
+
+/// Whether replacing `session` would lose something the user did: answers, answers about
+/// patches, or a program that is not an unedited example's.
+pub fn has_work(session: &Session) -> bool {
+    let example_program = session
+        .example
+        .as_deref()
+        .and_then(examples::find)
+        .map(|e| e.program);
+    !session.answers.is_empty()
+        || !session.choices.is_empty()
+        || (!session.program.trim().is_empty() && example_program != Some(session.program.as_str()))
+}
+
+/// "program and 7 labels" - what a session holds, for a sentence.
+pub fn holding(session: &Session) -> String {
+    match session.answers.len() {
+        0 => "the program".to_string(),
+        1 => "the program and its label".to_string(),
+        n => format!("the program and its {n} labels"),
     }
 }
 
@@ -599,7 +720,7 @@ impl Reducible for AppState {
                 if let Some(ex) = examples::find(&id) {
                     let mut fresh = ex.session();
                     fresh.settings = s.session.settings.clone();
-                    s.replace(fresh);
+                    s.offer(fresh, format!("the example \"{}\"", ex.title));
                 }
             }
             Action::Reset if s.restart_exercise() => {}
@@ -611,7 +732,11 @@ impl Reducible for AppState {
                     .and_then(examples::find)
                     .map(|e| e.session())
                     .unwrap_or_else(AppState::default_session);
-                s.replace(fresh);
+                let note = format!(
+                    "Reset: your earlier session ({}) is put aside.",
+                    holding(&s.session)
+                );
+                s.replace_keeping(fresh, note, "Back to the earlier session");
             }
             Action::LoopViewed(view) => {
                 s.busy = false;
@@ -638,11 +763,48 @@ impl Reducible for AppState {
             Action::LinkRefused(message) => s.error = Some(message),
             Action::AcceptLink => {
                 if let Some(link) = s.pending_link.take() {
-                    s.replace(link);
+                    let note = format!(
+                        "Opened the shared session; yours ({}) is put aside.",
+                        holding(&s.session)
+                    );
+                    s.replace_keeping(link, note, "Back to my session");
                 }
             }
             Action::RejectLink => s.pending_link = None,
-            Action::Replace(session) => s.replace(session),
+            Action::Replace(session) => s.offer(session, "the imported session".to_string()),
+            Action::ConfirmReplace => {
+                if let Some(PendingReplace { session, what }) = s.pending_replace.take() {
+                    let note = format!(
+                        "Opened {what}; your earlier session ({}) is put aside.",
+                        holding(&s.session)
+                    );
+                    s.replace_keeping(session, note, "Back to the earlier session");
+                }
+            }
+            Action::CancelReplace => s.pending_replace = None,
+            Action::SwapPutAside => {
+                if let Some(aside) = s.put_aside.take() {
+                    let back = s.session.clone();
+                    s.replace(aside.session);
+                    s.put_aside = Some(PutAside {
+                        note: format!(
+                            "Swapped: the session put aside is back; the one you had ({}) is put aside in its place.",
+                            holding(&back)
+                        ),
+                        session: back,
+                        button: "Swap back".to_string(),
+                    });
+                }
+            }
+            Action::DismissPutAside => s.put_aside = None,
+            Action::EditRunInput(t) => s.run_input = t,
+            Action::RunRequested(id, program) => {
+                s.run = RunState::Running(id);
+                s.run_program = program;
+            }
+            Action::Ran(id, view) if s.run == RunState::Running(id) => {
+                s.run = RunState::Done(*view)
+            }
             Action::Shared(url) => s.share_url = Some(url),
             Action::RepairRequested if s.session.started && !s.busy && !s.session.repaired => {
                 let pending = s.view.as_ref().is_some_and(|v| v.query.is_some());
@@ -702,7 +864,11 @@ impl Reducible for AppState {
                 next.stopped = false;
                 next.repaired = false;
                 next.choices.clear();
-                s.replace(next);
+                let note = format!(
+                    "Patch applied: the patched program is in the editor. Your session before it ({}) is put aside.",
+                    holding(&s.session)
+                );
+                s.replace_keeping(next, note, "Undo Apply");
             }
             Action::SetTheme(t) => s.theme = t,
             Action::SetAxes(a, b) => s.axes = (a, b),

@@ -1,6 +1,6 @@
 //! Browser persistence: the session in localStorage per tab (each tab owns its id by a Web Lock), unreadable sessions, drafts and exercise work kept aside, the theme, share-link URLs and the page's fragment.
 
-use super::state::StudentWork;
+use super::state::{PutAside, StudentWork};
 use crate::exercise::{Exercise, ExerciseError};
 use crate::session::{
     decode_json, decode_link, encode_json, encode_json_checked, encode_link, Session, SessionError,
@@ -28,6 +28,8 @@ pub const EXERCISE_PREFIX: &str = "#x=";
 const THEME_KEY: &str = "fixloop-theme";
 /// The fragment prefix of share links.
 pub const LINK_PREFIX: &str = "#s=";
+/// Per-tab localStorage key prefix of the session put aside by the last replacement.
+const ASIDE_PREFIX: &str = "fixloop-aside-";
 /// sessionStorage key of the answer half-typed into the current question, with the
 /// question it belongs to (a reload keeps it).
 const ANSWER_DRAFT_KEY: &str = "fixloop-answer-draft";
@@ -206,6 +208,45 @@ pub fn save_session(session: &Session) -> Result<(), String> {
         .map_err(|_| "the browser refused to save the session (storage full?)".to_string())?;
     let _ = storage.set_item(LAST_KEY, &tab_id());
     Ok(())
+}
+
+/// This tab's session put aside by the last replacement (Apply, an example...).
+fn aside_key() -> String {
+    format!("{ASIDE_PREFIX}{}", tab_id())
+}
+
+/// The session put aside in this tab, if any (an unreadable one is kept as it is and
+/// reported like a saved session).
+pub fn load_put_aside() -> Result<Option<PutAside>, Unreadable> {
+    let Some(text) = local().and_then(|s| s.get_item(&aside_key()).ok().flatten()) else {
+        return Ok(None);
+    };
+    serde_json::from_str::<PutAside>(&text)
+        .map_err(|e| e.to_string())
+        .and_then(|a| {
+            a.session.validate().map_err(|e| e.to_string())?;
+            Ok(Some(a))
+        })
+        .map_err(|e| keep_aside("session put aside", aside_key(), false, &text, e))
+}
+
+/// Saves (or, with `None`, forgets) the session put aside; an error message when storage
+/// refuses, so the user knows Undo will not survive a reload.
+pub fn save_put_aside(aside: Option<&PutAside>) -> Result<(), String> {
+    let storage =
+        local().ok_or("this browser has no localStorage: the session put aside is not saved")?;
+    match aside {
+        None => {
+            let _ = storage.remove_item(&aside_key());
+            Ok(())
+        }
+        Some(a) => {
+            let json = serde_json::to_string(a).map_err(|e| e.to_string())?;
+            storage.set_item(&aside_key(), &json).map_err(|_| {
+                "the browser refused to save the session put aside (storage full?); Undo works until a reload".to_string()
+            })
+        }
+    }
 }
 
 /// The answer half-typed into `question` before a reload (empty if none, or if it was

@@ -1,6 +1,8 @@
 //! Student mode's panels: the exercise with every answer checked by the reference and a running score, and the fix to write, check and hand in.
 
 use super::editor::{markers, Editor};
+use super::output::OutputText;
+use crate::excerpt::one_line;
 use crate::exercise::report::FixOrigin;
 use crate::exercise::task::ReportPurpose;
 use crate::exercise::{Exercise, Grade, Report};
@@ -63,7 +65,7 @@ pub fn exercise_brief(props: &BriefProps) -> Html {
                     <strong>{ if g.right { "✔ Right" } else { "✖ Wrong" } }</strong>
                     { format!(" - input {}: you said \"{said}\"; ", a.input) }
                     { if g.truth.bug { "the run shows the bug" } else { "the run is correct" } }
-                    { ". Correct output: " }<code>{ g.truth.reference_output.trim_end() }</code>
+                    { ". Correct output: " }<code>{ one_line(&g.truth.reference_output, 80) }</code>
                     { match g.expected_right {
                         Some(true) => " (your output matches)",
                         Some(false) => " (your output does not match)",
@@ -143,8 +145,11 @@ pub fn fix_panel(props: &FixProps) -> Html {
                 <p>{ f.sentences() }</p>
                 if let Some(d) = &f.first_difference {
                     <p>{ "First input where it still differs: " }<code>{ &d.input }</code>
-                        { " - your program prints " }<code>{ d.fix_output.trim_end() }</code>
-                        { ", the reference prints " }<code>{ d.reference_output.trim_end() }</code></p>
+                        </p>
+                    <dl class="difference">
+                        <dt>{ "Your program prints" }</dt><dd><OutputText text={d.fix_output.clone()} /></dd>
+                        <dt>{ "The reference prints" }</dt><dd><OutputText text={d.reference_output.clone()} /></dd>
+                    </dl>
                 }
             </div>
         }

@@ -268,6 +268,11 @@ impl WorkerLink {
             }
             return;
         }
+        // A run (the Run button) is a side request: never stale, never the awaited answer.
+        if matches!(response, WorkerResponse::Ran { .. }) {
+            self.on_response.emit(response);
+            return;
+        }
         let latest = self.latest_id.get();
         if response.id() < latest && !matches!(response, WorkerResponse::Failed { id: 0, .. }) {
             return;
@@ -310,6 +315,20 @@ impl WorkerLink {
             this.post(&text);
         } else {
             this.queue.borrow_mut().push(text);
+        }
+    }
+
+    /// Sends a side request (a Run): answered in turn, but it neither makes the awaited
+    /// request's answers stale nor counts as awaited (its own id is the page's to check).
+    pub fn send_side(self: &Rc<Self>, request: &WorkerRequest) {
+        let text = request.to_json();
+        if self.worker.borrow().is_none() {
+            WorkerLink::spawn(self);
+        }
+        if self.ready.get() {
+            self.post(&text);
+        } else {
+            self.queue.borrow_mut().push(text);
         }
     }
 

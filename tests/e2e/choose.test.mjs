@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { serveDist, launchBrowser, screenshots, STEP, nextQuery, answer } from './harness.mjs';
+import { serveDist, launchBrowser, screenshots, walkthroughShot, STEP, nextQuery, answer } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -46,6 +46,16 @@ async function answerChoice(page, right) {
   return input;
 }
 
+/** Asserts each of `terms` has a "?" on screen with a one-line explanation (hover: title). */
+async function explained(page, terms) {
+  for (const term of terms) {
+    const e = page.locator(`details.explain[data-term="${term}"]`).first();
+    assert.ok(await e.isVisible(), `an explanation of ${term}`);
+    const line = await e.getAttribute('title');
+    assert.ok(line.length > 30 && !line.includes('\n'), `${term}: ${line}`);
+  }
+}
+
 /** Whether a C condition, read as JavaScript, is the equilateral test on every side triple of 1..10. */
 function isEquilateralTest(cond) {
   const f = new Function('a', 'b', 'c', `return Boolean(${cond});`);
@@ -61,8 +71,22 @@ test('the triangle example with truthful answers ends with the right patch on to
   await page.goto(server.url);
   await page.getByRole('button', { name: 'Triangle (Learn2fix)' }).click();
   assert.match(await page.getByTestId('fuzz-summary').textContent(), /near the failing input, any value/);
+  // Before Start: How it works, with its figure of the loop, is open beside the editor.
+  const how = page.getByTestId('how-it-works');
+  assert.notEqual(await how.getAttribute('open'), null, 'How it works is open before Start');
+  assert.ok(await how.locator('svg.how-figure').isVisible(), 'the figure of the loop');
+  await walkthroughShot(page, '1-start', page.getByRole('button', { name: 'Start' }));
   await page.getByRole('button', { name: 'Start' }).click();
-  while (await nextQuery(page)) await answer(page, triangle);
+  let explainedQuestion = false;
+  while (await nextQuery(page)) {
+    if (!explainedQuestion) {
+      explainedQuestion = true;
+      await explained(page, ['generated', 'asked because', 'label budget', 'committee', 'seed']);
+      await walkthroughShot(page, '2-question', page.locator('.query'));
+    }
+    await answer(page, triangle);
+  }
+  assert.equal(await how.getAttribute('open'), null, 'How it works waits, closed, during a session');
   const oracle = page.getByRole('region', { name: 'Oracle' });
   const formula = (await oracle.getByTestId('formula').textContent()).trim();
   assert.doesNotMatch(formula, /x\d/, `the formula names the program's variables: ${formula}`);
@@ -74,6 +98,7 @@ test('the triangle example with truthful answers ends with the right patch on to
   const ends = axes.join(' ').match(/-?\d+(\.\d+)?/g).map(Number);
   assert.ok(ends.every((v) => v >= -2147483648 && v <= 2147483647), `axes: ${axes}`);
   await page.screenshot({ path: join(screenshots, 'choose-1-labelled.png'), fullPage: true });
+  await walkthroughShot(page, '3-oracle', oracle);
 
   const patches = page.getByRole('region', { name: 'Patches' });
   await patches.getByRole('button', { name: 'Repair' }).click();
@@ -85,6 +110,7 @@ test('the triangle example with truthful answers ends with the right patch on to
     assert.match(why, /^For input \S.* (the patches print different answers|the patch changes what your program prints|the learned bug oracle still calls the patch's answer a bug)\. Which (answer )?is right\?$/, why);
     if (asked === 0) {
       await page.screenshot({ path: join(screenshots, 'choose-2-question.png'), fullPage: true });
+      await walkthroughShot(page, '4-choice', page.locator('.query.choice'));
       const text = await page.locator('.query.choice').textContent();
       assert.match(text, new RegExp(`For input ${input}`), text);
     }
@@ -106,6 +132,21 @@ test('the triangle example with truthful answers ends with the right patch on to
   assert.ok(isEquilateralTest(cond), `the top patch's condition ${cond} is the equilateral test`);
   assert.ok(cond.length <= 'a == b && b == c'.length + 2, `as simple as a == b && b == c: ${cond}`);
   await page.screenshot({ path: join(screenshots, 'choose-3-fix.png'), fullPage: true });
+  await walkthroughShot(page, '5-fix', top);
+  await explained(page, ['formula', 'plot', 'cost', 'checked', 'verdict', 'stop']);
+  // A tap opens the line in place (phones have no hover).
+  const cost = top.locator('details.explain[data-term="cost"]');
+  await cost.locator('summary').click();
+  assert.ok(await cost.locator('.explain-text').isVisible(), 'the tapped explanation is shown');
+  assert.match(await cost.locator('.explain-text').textContent(), /How big the change is/);
+  await page.screenshot({ path: join(screenshots, 'choose-4-explained.png') });
+  // Apply puts the fix in the editor (the session before it one click away); Run shows it.
+  await top.getByRole('button', { name: 'Apply' }).click();
+  await page.getByLabel('Run on input').fill('3 3 3');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.getByTestId('run-result').waitFor({ timeout: STEP });
+  assert.equal((await page.getByTestId('run-result').locator('pre.stdout').first().textContent()).trim(), 'equilateral');
+  await walkthroughShot(page, '6-applied', page.getByTestId('put-aside'));
   await context.close();
 });
 

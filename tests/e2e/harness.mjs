@@ -28,6 +28,23 @@ export async function serveDist() {
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
 }
 
+const walkthrough = join(root, 'docs/walkthrough');
+
+/**
+ * Screenshots one step of the docs walkthrough (docs/walkthrough.md) at desktop width
+ * (1280x800) and phone width (390x844), with `focus` (a locator) scrolled into view; the
+ * page is left at desktop width.
+ */
+export async function walkthroughShot(page, name, focus) {
+  await mkdir(walkthrough, { recursive: true });
+  for (const [width, height, kind] of [[1280, 800, 'desktop'], [390, 844, 'phone']]) {
+    await page.setViewportSize({ width, height });
+    if (focus) await focus.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(walkthrough, `${name}-${kind}.jpg`), type: 'jpeg', quality: 70 });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
 /** Launches headless Chromium with the flags this closed network needs. */
 export async function launchBrowser() {
   await mkdir(screenshots, { recursive: true });

@@ -349,3 +349,37 @@ test('Ctrl/Cmd+Enter runs the current step: Start, Bug once an output is typed, 
   await page.screenshot({ path: join(screenshots, 'keyboard-repair.png'), fullPage: true });
   await context.close();
 });
+
+test('a program that prints 10^8 lines keeps the page short: an excerpt with a count, the whole output only in a scrolled box', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(server.url);
+  await page.getByLabel('Program').fill('#include <stdio.h>\nint main(void) {\n    int n, i;\n    scanf("%d", &n);\n    for (i = 0; i < 100000000; i++)\n        printf("%d\\n", n + i);\n    return 0;\n}\n');
+  await page.getByLabel('Failing input').fill('3');
+  await page.getByLabel('Label budget').fill('3');
+  await page.getByRole('button', { name: 'Start' }).click();
+  const height = () => page.evaluate(() => document.documentElement.scrollHeight);
+  for (let i = 0; i < 2; i++) {
+    assert.ok(await nextQuery(page), 'a question');
+    const long = page.locator('.query .long-output');
+    await long.waitFor();
+    const lines = Number(await long.getAttribute('data-total-lines'));
+    assert.ok(lines > 1000, `the run printed ${lines} lines`);
+    assert.match(await long.locator('.gap').textContent(), /… [\d ]+ more lines …/);
+    assert.ok((await height()) < 3000, `page ${await height()} px tall`);
+    await long.getByRole('button', { name: /Show all/ }).click();
+    const all = long.locator('pre.all');
+    await all.waitFor();
+    assert.ok((await all.evaluate((e) => e.scrollHeight)) > 10 * (await all.evaluate((e) => e.clientHeight)), 'the whole output scrolls inside its box');
+    assert.ok((await height()) < 3000, `page ${await height()} px tall with the whole output open`);
+    if (i === 0) await page.screenshot({ path: join(screenshots, 'huge-output.png') });
+    const used = await labelsUsed(page);
+    await page.getByRole('button', { name: i === 0 ? 'Bug' : 'Not a bug', exact: true }).click();
+    await waitForLabels(page, used + 1);
+  }
+  // The plot's tooltips are one short line each.
+  const titles = await page.locator('.pt title').allTextContents();
+  assert.ok(titles.length >= 2, `${titles.length} plotted runs`);
+  for (const t of titles) assert.ok(t.length < 200, `a tooltip of ${t.length} characters`);
+  assert.ok((await height()) < 3000, `page ${await height()} px tall after two answers`);
+  await page.close();
+});

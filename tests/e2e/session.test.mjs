@@ -225,11 +225,90 @@ test('Repair finds a patch that passes every labelled test; Apply puts it in the
   const diff = await first.locator('.diff').textContent();
   assert.match(diff, /^\+.*$/m);
   await page.screenshot({ path: join(screenshots, 'patches.png'), fullPage: true });
+  // Run, before Apply: the program on the failing input prints the wrong sum.
+  const failing = await page.getByLabel('Failing input').inputValue();
+  const original = await page.getByLabel('Program').inputValue();
+  const run = async () => {
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const result = page.getByTestId('run-result');
+    await result.waitFor({ timeout: STEP });
+    return { output: (await result.locator('pre.stdout').first().textContent()).trim(), ended: await result.getAttribute('data-ended'), stale: await result.getByText('earlier version').count() };
+  };
+  const before = await run();
+  assert.notEqual(before.output, sumToN(failing), 'the bug shows in Run');
+  assert.equal(before.ended, 'exit status 0');
   await first.getByRole('button', { name: 'Apply' }).click();
   await page.getByRole('button', { name: 'Start' }).waitFor();
   const patched = await page.getByLabel('Program').inputValue();
   assert.ok(diff.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++')).every((l) => patched.includes(l.slice(1).trim())), 'the applied program has the added lines');
+  // The earlier session is put aside with every label, and said so.
+  const aside = page.getByTestId('put-aside');
+  assert.equal(Number(await aside.getAttribute('data-aside-labels')), used);
+  assert.equal(await page.getByTestId('run-result').getByText('earlier version').count(), 1, 'the last run is marked as of the earlier program');
+  // Run, after Apply: the patched program prints the right sum.
+  const after = await run();
+  assert.equal(after.output, sumToN(failing), 'the patched program passes the failing input');
+  assert.equal(after.stale, 0);
+  await page.screenshot({ path: join(screenshots, 'applied-run.png'), fullPage: true });
+  // Undo Apply survives a reload, and brings back the program with every label.
+  await page.reload();
+  await page.getByRole('button', { name: 'Undo Apply' }).click();
+  assert.equal(await page.getByLabel('Program').inputValue(), original);
+  await page.locator('[data-testid=finished], .query[data-query-input]').first().waitFor({ timeout: STEP });
+  assert.equal(await labelsUsed(page), used, 'every label is back');
+  // ...and the patched version is one click away in turn.
+  await page.getByRole('button', { name: 'Swap back' }).click();
+  assert.equal(await page.getByLabel('Program').inputValue(), patched);
   await context.close();
+});
+
+test('an example or an import replaces pasted work only after a yes, and the work stays one click away', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  const mine = TRIANGLE.replace('scalene', 'all different');
+  await page.getByLabel('Program').fill(mine);
+  await page.getByRole('button', { name: 'Median of three' }).click();
+  const dialog = page.getByTestId('confirm-replace');
+  await dialog.waitFor();
+  assert.match(await dialog.textContent(), /Open the example "Median of three" in place of your work/);
+  await dialog.getByRole('button', { name: 'Keep my work' }).click();
+  assert.equal(await page.getByLabel('Program').inputValue(), mine, 'No keeps the work');
+  await page.getByRole('button', { name: 'Median of three' }).click();
+  await dialog.getByRole('button', { name: 'Replace' }).click();
+  assert.match(await page.getByLabel('Program').inputValue(), /median/i);
+  await page.getByRole('button', { name: 'Back to the earlier session' }).click();
+  assert.equal(await page.getByLabel('Program').inputValue(), mine, 'the pasted program is back');
+  // An unedited example is no work: another example opens at once.
+  await page.getByRole('button', { name: 'Forget it' }).click();
+  await page.getByRole('button', { name: 'Digit sum' }).click();
+  await dialog.getByRole('button', { name: 'Replace' }).click();
+  await page.getByRole('button', { name: 'Sum 1..n (loop)' }).click();
+  assert.match(await page.getByLabel('Program').inputValue(), /i < n|i <= n/);
+  assert.equal(await dialog.count(), 0, 'no question when nothing would be lost');
+  await context.close();
+});
+
+test('Run shows what the program prints, how it ended and any undefined behaviour, on the failing input or any typed input', async () => {
+  const page = await browser.newPage();
+  await page.goto(server.url);
+  await page.getByLabel('Program').fill('#include <stdio.h>\nint main(void) {\n    int n;\n    scanf("%d", &n);\n    printf("%d\\n", n * 1000000000);\n    return n > 5;\n}\n');
+  await page.getByLabel('Failing input').fill('1');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const result = page.getByTestId('run-result');
+  await result.waitFor({ timeout: STEP });
+  assert.equal((await result.locator('pre.stdout').first().textContent()).trim(), '1000000000');
+  assert.equal(await result.getAttribute('data-ended'), 'exit status 0');
+  assert.equal(await result.getByTestId('run-undefined').count(), 0);
+  await page.getByLabel('Run on input').fill('7');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=run-result]')?.getAttribute('data-ended') === 'exit status 1', null, { timeout: STEP });
+  assert.match(await result.getByTestId('run-undefined').textContent(), /signed integer overflow at line 5/);
+  // A program that does not compile is not run; the error names the line.
+  await page.getByLabel('Program').fill('int main(void) {\n    return x;\n}\n');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('.run-error')?.textContent.includes('2'), null, { timeout: STEP });
+  await page.close();
 });
 
 test('Stop terminates a running repair and keeps every label', async () => {
@@ -237,8 +316,19 @@ test('Stop terminates a running repair and keeps every label', async () => {
   const page = await context.newPage();
   const used = await labelSlowSession(page, server.url);
   const patches = page.getByRole('region', { name: 'Patches' });
+  let timed = false;
   const stopWhileRunning = async () => {
     await patches.getByRole('button', { name: 'Repair' }).click();
+    if (!timed) {
+      // Progress shows from the first second: counts of a slow program's first runs (each
+      // ~10^6 steps), and the time elapsed.
+      timed = true;
+      const t0 = Date.now();
+      await patches.getByText(/\d+ test executions/).waitFor({ timeout: 10000 });
+      const ms = Date.now() - t0;
+      console.log(`repair of a slow program: first execution count shown after ${ms} ms`);
+      await patches.getByText(/· [1-9]\d* s$/).waitFor({ timeout: 5000 });
+    }
     // The search is still running (each of its test runs is ~10^6 steps) when Stop is
     // pressed: the progress line shows executions, then Stop ends it.
     await patches.getByText(/\d+ test executions/).waitFor({ timeout: STEP });
