@@ -575,6 +575,7 @@ fn app() -> Html {
                     session: session.clone(),
                     fix: handed_in.then(|| (st.fix_origin, st.fix_draft.clone())),
                     time_spent_ms: st.time_spent_ms + since_tick as u64,
+                    student: String::new(),
                 })),
             });
             d.dispatch(Action::ReportRequested(purpose))
