@@ -48,7 +48,7 @@ pub struct ReportRow {
     pub total: usize,
     /// The handed-in fix, if any.
     pub fix: Option<FixFigures>,
-    /// Every figure recomputed to the value in the report.
+    /// Every figure recomputed to the value in the report, and its seal matched.
     pub genuine: bool,
     /// What did not recompute (empty when genuine).
     pub problems: Vec<String>,

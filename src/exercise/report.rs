@@ -236,7 +236,8 @@ pub struct Report {
     pub seal: String,
 }
 
-/// The result of re-checking a report: every figure that does not recompute.
+/// The result of re-checking a report: every figure that does not recompute, and a
+/// seal ([`Report::seal`]) that does not match.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Verification {
     /// One line per mismatch; empty when the report is genuine.
@@ -244,7 +245,7 @@ pub struct Verification {
 }
 
 impl Verification {
-    /// Every figure recomputed to the value in the report.
+    /// Every figure recomputed to the value in the report, and its seal (if any) matches.
     pub fn is_genuine(&self) -> bool {
         self.problems.is_empty()
     }
@@ -506,8 +507,9 @@ impl Report {
     }
 
     /// Recomputes every figure from the exercise and the answers (never trusting the
-    /// stored ones) and lists each that differs. With `expected`, the embedded exercise
-    /// must also be that exercise.
+    /// stored ones) and lists each that differs; checks the seal over what cannot be
+    /// recomputed (the name, the time), and that a named report has one. With
+    /// `expected`, the embedded exercise must also be that exercise.
     pub fn verify(&self, expected: Option<&Exercise>) -> Verification {
         let mut problems = Vec::new();
         let id = self.exercise.id();

@@ -199,7 +199,7 @@ fn check(a: CheckArgs) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         println!(
-            "TAMPERED: {} figure(s) do not recompute",
+            "TAMPERED: {} check(s) failed (figures that do not recompute, a broken seal)",
             verification.problems.len()
         );
         for p in &verification.problems {
