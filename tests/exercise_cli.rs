@@ -63,6 +63,7 @@ fn report_for(exercise: &Exercise) -> Report {
         fresh: 40,
         systematic: true,
         time_spent_ms: 60_000,
+        student: "Ana",
     };
     Report::build(exercise, &work).expect("builds")
 }
@@ -105,7 +106,11 @@ fn make_prints_a_link_and_check_tells_genuine_from_tampered() {
         "{}",
         String::from_utf8_lossy(&ok.stdout)
     );
-    assert!(String::from_utf8_lossy(&ok.stdout).contains("genuine"));
+    let said = String::from_utf8_lossy(&ok.stdout);
+    assert!(
+        said.contains("genuine") && said.contains("student Ana:"),
+        "{said}"
+    );
 
     let mut tampered = report.clone();
     tampered.score.right = 2;

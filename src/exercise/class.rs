@@ -1,4 +1,4 @@
-//! A class's reports summarised for the teacher: one row per file (re-verified), label accuracy, how many fixed the bug, and the inputs most often answered wrongly.
+//! A class's reports summarised for the teacher: one row per file (re-verified, named by its student), label accuracy, how many fixed the bug, and the inputs most often answered wrongly.
 
 use super::report::Report;
 use serde::{Deserialize, Serialize};
@@ -30,7 +30,11 @@ pub struct FixFigures {
 /// One report file, read and re-verified.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReportRow {
-    /// The file name (reports carry no student name: the file names the student).
+    /// The student's name from the report (empty in reports written before reports
+    /// were named, and for a file that cannot be read).
+    #[serde(default)]
+    pub student: String,
+    /// The file name.
     pub file: String,
     /// Why the file could not be read (then every other field is empty).
     pub error: Option<String>,
@@ -44,7 +48,7 @@ pub struct ReportRow {
     pub total: usize,
     /// The handed-in fix, if any.
     pub fix: Option<FixFigures>,
-    /// Every figure recomputed to the value in the report.
+    /// Every figure recomputed to the value in the report, and its seal matched.
     pub genuine: bool,
     /// What did not recompute (empty when genuine).
     pub problems: Vec<String>,
@@ -53,6 +57,15 @@ pub struct ReportRow {
 }
 
 impl ReportRow {
+    /// Who the row is: the student's name, or the file name when the report has none.
+    pub fn who(&self) -> &str {
+        if self.student.is_empty() {
+            &self.file
+        } else {
+            &self.student
+        }
+    }
+
     /// Right answers as a share of answers given (`None` without answers or when unreadable).
     pub fn label_accuracy(&self) -> Option<f64> {
         (self.error.is_none() && self.total > 0).then(|| self.right as f64 / self.total as f64)
@@ -102,6 +115,7 @@ impl ClassSummary {
                 Ok(r) => r,
                 Err(e) => {
                     summary.rows.push(ReportRow {
+                        student: String::new(),
                         file: file.clone(),
                         error: Some(e.to_string()),
                         title: String::new(),
@@ -129,6 +143,7 @@ impl ClassSummary {
                     .times += 1;
             }
             summary.rows.push(ReportRow {
+                student: report.student.clone(),
                 file: file.clone(),
                 error: None,
                 title: report.exercise.title.clone(),
@@ -206,13 +221,14 @@ mod tests {
         s
     }
 
-    fn report_json(e: &Exercise, s: &Session, fix: Option<&str>) -> String {
+    fn report_json(e: &Exercise, s: &Session, fix: Option<&str>, student: &str) -> String {
         let work = Work {
             session: s,
             fix: fix.map(|f| (FixOrigin::Hand, f)),
             fresh: 30,
             systematic: true,
             time_spent_ms: 60_000,
+            student,
         };
         Report::build(e, &work).expect("builds").to_json()
     }
@@ -222,9 +238,9 @@ mod tests {
         let e = max_exercise();
         let all_right = answered(&e, 3, |_| false);
         let first_wrong = answered(&e, 3, |i| i == 0);
-        let good = report_json(&e, &all_right, Some(&e.reference));
-        let partial = report_json(&e, &first_wrong, None);
-        let also_wrong = report_json(&e, &first_wrong, Some(&e.buggy));
+        let good = report_json(&e, &all_right, Some(&e.reference), "Ana Ávila");
+        let partial = report_json(&e, &first_wrong, None, "");
+        let also_wrong = report_json(&e, &first_wrong, Some(&e.buggy), "Cy");
         // A student who claims every answer was right.
         let mut forged: serde_json::Value = serde_json::from_str(&also_wrong).expect("json");
         forged["score"]["right"] = forged["score"]["total"].clone();
@@ -241,6 +257,14 @@ mod tests {
             panic!("four rows")
         };
         assert!(ana.genuine && ana.fixed() && ana.label_accuracy() == Some(1.0));
+        // Rows are named by the student, or by the file when the report has no name.
+        assert_eq!(
+            (ana.student.as_str(), ana.who()),
+            ("Ana Ávila", "Ana Ávila")
+        );
+        assert_eq!((ben.student.as_str(), ben.who()), ("", "ben.json"));
+        assert_eq!(cy.who(), "Cy");
+        assert_eq!(junk.who(), "junk.json");
         assert!(ben.genuine && ben.fix.is_none() && ben.label_accuracy() < Some(1.0));
         assert!(!cy.genuine && !cy.problems.is_empty(), "{cy:?}");
         assert!(!cy.fixed(), "the buggy program is no fix");
@@ -250,5 +274,30 @@ mod tests {
         let top = class.common_wrong.first().expect("a wrong answer");
         assert_eq!(top.times, 2);
         assert_eq!(top.input, first_wrong.answers[0].input);
+        // The summary, as the worker sends it, keeps the names.
+        let json = serde_json::to_string(&class).expect("json");
+        let again: ClassSummary = serde_json::from_str(&json).expect("reads");
+        assert_eq!(again, class);
+    }
+
+    #[test]
+    fn a_name_copied_onto_another_students_report_shows_as_tampered() {
+        let e = max_exercise();
+        let ana = report_json(&e, &answered(&e, 3, |_| false), Some(&e.reference), "Ana");
+        let mut copied: serde_json::Value = serde_json::from_str(&ana).expect("json");
+        copied["student"] = "Cy".into();
+        let class = ClassSummary::from_files(&[
+            ("ana.json".to_string(), ana),
+            ("cy.json".to_string(), copied.to_string()),
+        ]);
+        let [ana, cy] = &class.rows[..] else {
+            panic!("two rows")
+        };
+        assert!(ana.genuine, "{ana:?}");
+        assert_eq!(cy.who(), "Cy", "the row shows the name the file claims");
+        assert!(!cy.genuine, "{cy:?}");
+        assert!(cy.problems.iter().any(|p| p.contains("seal")), "{cy:?}");
+        // Every figure in it is Ana's and recomputes: only the name gives it away.
+        assert_eq!(cy.problems.len(), 1, "{cy:?}");
     }
 }

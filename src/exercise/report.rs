@@ -197,11 +197,21 @@ pub struct Score {
     pub total: usize,
 }
 
+/// Most characters of a student's name kept in a report (more are cut off).
+pub const MAX_STUDENT_CHARS: usize = 100;
+
+/// Most characters of the name's slug in a report's file name.
+pub const MAX_SLUG_CHARS: usize = 40;
+
 /// What a student hands in.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// Format version ([`REPORT_VERSION`]).
     pub version: u32,
+    /// The student's name or an id the teacher chose, as typed (trimmed); empty in
+    /// reports written before reports were named.
+    #[serde(default)]
+    pub student: String,
     /// [`Exercise::id`] of the exercise.
     pub exercise_id: String,
     /// The exercise's format version.
@@ -218,9 +228,17 @@ pub struct Report {
     pub fix: Option<ReportFix>,
     /// Time spent in the page (as the page measured it; cannot be recomputed).
     pub time_spent_ms: u64,
+    /// A fingerprint ([`Report::seal_of`]) binding the student's name and the time spent,
+    /// which cannot be recomputed, to the exercise and the work: editing the name
+    /// afterwards breaks it. It is a fingerprint, not a signature: it catches a report
+    /// edited by hand, not one forged by someone who recomputes it. Empty in reports
+    /// written before reports were named.
+    #[serde(default)]
+    pub seal: String,
 }
 
-/// The result of re-checking a report: every figure that does not recompute.
+/// The result of re-checking a report: every figure that does not recompute, and a
+/// seal ([`Report::seal`]) that does not match.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Verification {
     /// One line per mismatch; empty when the report is genuine.
@@ -228,7 +246,7 @@ pub struct Verification {
 }
 
 impl Verification {
-    /// Every figure recomputed to the value in the report.
+    /// Every figure recomputed to the value in the report, and its seal (if any) matches.
     pub fn is_genuine(&self) -> bool {
         self.problems.is_empty()
     }
@@ -249,6 +267,54 @@ pub struct Work<'a> {
     pub systematic: bool,
     /// Time spent, measured by the caller.
     pub time_spent_ms: u64,
+    /// The student's name or id (trimmed, at most [`MAX_STUDENT_CHARS`] kept).
+    pub student: &'a str,
+}
+
+/// The student's name as a file-name part: ASCII letters, digits, `-` and `_` kept,
+/// everything else a `-`, runs of `-` made one, no `-` at either end, at most
+/// [`MAX_SLUG_CHARS`] characters ("Ana María" is `Ana-Mar-a`; an empty slug for a name
+/// with nothing to keep).
+pub fn name_slug(name: &str) -> String {
+    let mut slug = String::new();
+    for c in name.chars() {
+        let c = if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+            c
+        } else {
+            '-'
+        };
+        if c == '-' && (slug.is_empty() || slug.ends_with('-')) {
+            continue;
+        }
+        if slug.len() == MAX_SLUG_CHARS {
+            break;
+        }
+        slug.push(c);
+    }
+    while slug.ends_with('-') {
+        slug.pop();
+    }
+    slug
+}
+
+/// The file name of a report on exercise `exercise_id` by `student`:
+/// `fixloop-report-<exercise>-<name slug>.json`, or `fixloop-report-<exercise>.json` when
+/// the slug is empty.
+pub fn report_file_name(exercise_id: &str, student: &str) -> String {
+    match name_slug(student) {
+        slug if slug.is_empty() => format!("fixloop-report-{exercise_id}.json"),
+        slug => format!("fixloop-report-{exercise_id}-{slug}.json"),
+    }
+}
+
+/// A name as a report keeps it: trimmed, at most [`MAX_STUDENT_CHARS`] characters.
+fn clean_name(name: &str) -> String {
+    name.trim()
+        .chars()
+        .take(MAX_STUDENT_CHARS)
+        .collect::<String>()
+        .trim_end()
+        .to_string()
 }
 
 impl Report {
@@ -328,8 +394,9 @@ impl Report {
                 })
             }
         };
-        Ok(Report {
+        let mut report = Report {
             version: REPORT_VERSION,
+            student: clean_name(work.student),
             exercise_id: exercise.id(),
             exercise_version: exercise.version,
             exercise: exercise.clone(),
@@ -338,7 +405,63 @@ impl Report {
             oracle,
             fix,
             time_spent_ms: work.time_spent_ms,
-        })
+            seal: String::new(),
+        };
+        report.seal = report.seal_of();
+        Ok(report)
+    }
+
+    /// The seal this report's content calls for (16 hex digits): a fingerprint of the
+    /// student's name, the time spent, the exercise id and what the student did (each
+    /// answer's input, verdict and typed output; the fix's origin, program and fresh
+    /// inputs asked for). The figures are not in it: `verify` recomputes those.
+    pub fn seal_of(&self) -> String {
+        let mut parts: Vec<Vec<u8>> = vec![
+            b"fixloop report seal 1".to_vec(),
+            self.student.as_bytes().to_vec(),
+            self.time_spent_ms.to_le_bytes().to_vec(),
+            self.exercise_id.as_bytes().to_vec(),
+            (self.answers.len() as u64).to_le_bytes().to_vec(),
+        ];
+        for a in &self.answers {
+            parts.push(a.input.as_bytes().to_vec());
+            parts.push(
+                match a.verdict {
+                    Verdict::Bug => "bug",
+                    Verdict::Ok => "ok",
+                    Verdict::Skip => "skip",
+                }
+                .into(),
+            );
+            match &a.expected {
+                None => parts.push(b"-".to_vec()),
+                Some(e) => {
+                    parts.push(b"+".to_vec());
+                    parts.push(e.as_bytes().to_vec());
+                }
+            }
+        }
+        match &self.fix {
+            None => parts.push(b"no fix".to_vec()),
+            Some(f) => {
+                parts.push(
+                    match f.origin {
+                        FixOrigin::Repair => "repair",
+                        FixOrigin::Hand => "hand",
+                    }
+                    .into(),
+                );
+                parts.push(f.source.as_bytes().to_vec());
+                parts.push((f.fresh_requested as u64).to_le_bytes().to_vec());
+            }
+        }
+        let h = crate::fingerprint::of_parts(parts.iter().map(Vec::as_slice));
+        format!("{h:016x}")
+    }
+
+    /// The file name to export this report under (see [`report_file_name`]).
+    pub fn file_name(&self) -> String {
+        report_file_name(&self.exercise.id(), &self.student)
     }
 
     /// The report as pretty JSON (the export).
@@ -385,8 +508,9 @@ impl Report {
     }
 
     /// Recomputes every figure from the exercise and the answers (never trusting the
-    /// stored ones) and lists each that differs. With `expected`, the embedded exercise
-    /// must also be that exercise.
+    /// stored ones) and lists each that differs; checks the seal over what cannot be
+    /// recomputed (the name, the time), and that a named report has one. With
+    /// `expected`, the embedded exercise must also be that exercise.
     pub fn verify(&self, expected: Option<&Exercise>) -> Verification {
         let mut problems = Vec::new();
         let id = self.exercise.id();
@@ -410,7 +534,23 @@ impl Report {
             fresh: self.fix.as_ref().map_or(0, |f| f.fresh_requested),
             systematic: self.fix.as_ref().is_some_and(|f| f.systematic_total > 0),
             time_spent_ms: self.time_spent_ms,
+            student: &self.student,
         };
+        if self.seal.is_empty() {
+            // Reports written before reports were named have neither a name nor a seal.
+            if !self.student.is_empty() {
+                problems.push(format!(
+                    "the student name {:?} is not sealed (the report's seal was removed)",
+                    self.student
+                ));
+            }
+        } else if self.seal != self.seal_of() {
+            problems.push(format!(
+                "the student name {:?}, the time spent or the answers were edited after \
+                 export (the seal does not match)",
+                self.student
+            ));
+        }
         let again = match Report::build(&self.exercise, &work) {
             Ok(r) => r,
             Err(e) => {
@@ -473,13 +613,22 @@ impl Report {
              <title>Report: {}</title><style>body{{font-family:sans-serif;max-width:50em;\
              margin:2em auto}}table{{border-collapse:collapse}}td,th{{border:1px solid #888;\
              padding:.2em .5em}}pre{{background:#f4f4f4;padding:.5em}}</style></head><body>",
-            esc(&e.title)
+            if self.student.is_empty() {
+                esc(&e.title)
+            } else {
+                format!("{} - {}", esc(&e.title), esc(&self.student))
+            }
         );
         let _ = write!(
             h,
-            "<h1>{}</h1><p>Exercise <code>{}</code> (format {}). Score: <strong>{} of {}</strong> \
-             answers right. Time spent: {} min.</p>",
+            "<h1>{}</h1><p class=\"student\">{}</p><p>Exercise <code>{}</code> (format {}). \
+             Score: <strong>{} of {}</strong> answers right. Time spent: {} min.</p>",
             esc(&e.title),
+            if self.student.is_empty() {
+                "Student: not named (a report written before reports were named).".to_string()
+            } else {
+                format!("Student: <strong>{}</strong>", esc(&self.student))
+            },
             esc(&self.exercise_id),
             self.exercise_version,
             self.score.right,
@@ -596,6 +745,7 @@ mod tests {
             fresh: 50,
             systematic: true,
             time_spent_ms: 120_000,
+            student: "Ana",
         };
         let report = Report::build(&e, &work).expect("builds");
         assert!(
@@ -644,6 +794,7 @@ mod tests {
             fresh: 20,
             systematic: false,
             time_spent_ms: 1,
+            student: "",
         };
         let old = Report::build(&e, &work).expect("builds");
         let mut json: serde_json::Value = serde_json::from_str(&old.to_json()).unwrap();
@@ -698,11 +849,151 @@ mod tests {
             fresh: 0,
             systematic: true,
             time_spent_ms: 0,
+            student: "Ana <b>",
         };
         let html = Report::build(&e, &work).expect("builds").to_html();
         assert!(html.contains("a &lt; b &amp; c"));
+        assert!(
+            html.contains("Student: <strong>Ana &lt;b&gt;</strong>"),
+            "{html}"
+        );
+        assert!(html.contains("<title>Report: a &lt; b &amp; c - Ana &lt;b&gt;</title>"));
         assert!(!html.contains("<script"));
         assert!(html.contains("No fix handed in"));
+    }
+
+    /// A named report on `e` with a fix (the reference) and `n` answers.
+    fn named_report(e: &Exercise, n: usize, student: &str) -> Report {
+        let s = student_session(e, n);
+        let work = Work {
+            session: &s,
+            fix: Some((FixOrigin::Hand, &e.reference)),
+            fresh: 20,
+            systematic: true,
+            time_spent_ms: 90_000,
+            student,
+        };
+        Report::build(e, &work).expect("builds")
+    }
+
+    #[test]
+    fn the_name_round_trips_is_trimmed_and_names_the_file() {
+        let e = max_exercise();
+        let report = named_report(&e, 3, "  Ana María López \n");
+        assert_eq!(report.student, "Ana María López");
+        assert_eq!(report.seal.len(), 16);
+        let reread = Report::from_json(&report.to_json()).expect("reads");
+        assert_eq!(reread.student, "Ana María López");
+        assert_eq!(reread, report);
+        assert!(
+            reread.verify(Some(&e)).is_genuine(),
+            "{:?}",
+            reread.verify(None)
+        );
+        assert_eq!(
+            reread.file_name(),
+            format!("fixloop-report-{}-Ana-Mar-a-L-pez.json", e.id())
+        );
+        let long = named_report(&e, 1, &"x".repeat(MAX_STUDENT_CHARS + 50));
+        assert_eq!(long.student.chars().count(), MAX_STUDENT_CHARS);
+        assert!(long.verify(None).is_genuine());
+    }
+
+    #[test]
+    fn an_edited_moved_or_unsealed_name_is_not_genuine() {
+        let e = max_exercise();
+        let ana = named_report(&e, 3, "Ana");
+        let json: serde_json::Value = serde_json::from_str(&ana.to_json()).unwrap();
+        // The name changed by hand in the JSON.
+        let mut edited = json.clone();
+        edited["student"] = "Cy".into();
+        let t = Report::from_json(&edited.to_string()).expect("reads");
+        let v = t.verify(Some(&e));
+        assert!(!v.is_genuine());
+        assert!(
+            v.problems
+                .iter()
+                .any(|p| p.contains("\"Cy\"") && p.contains("seal")),
+            "{v:?}"
+        );
+        assert_eq!(v.problems.len(), 1, "every figure still recomputes: {v:?}");
+        // The name and the seal both taken from Cy's own report on the same exercise.
+        let cy = named_report(&e, 2, "Cy");
+        let mut moved = json.clone();
+        moved["student"] = cy.student.clone().into();
+        moved["seal"] = cy.seal.clone().into();
+        let t = Report::from_json(&moved.to_string()).expect("reads");
+        assert!(!t.verify(None).is_genuine());
+        // The seal removed, so that it reads as an old report, with the name kept.
+        let mut unsealed = json.clone();
+        unsealed.as_object_mut().unwrap().remove("seal");
+        let t = Report::from_json(&unsealed.to_string()).expect("reads");
+        let v = t.verify(None);
+        assert!(v.problems.iter().any(|p| p.contains("not sealed")), "{v:?}");
+        // The time spent is sealed too.
+        let mut t = ana.clone();
+        t.time_spent_ms += 60_000;
+        assert!(!t.verify(None).is_genuine());
+        // And a genuine name with an edited score is still caught by recomputation.
+        let mut t = ana.clone();
+        t.score.right = t.score.total + 1;
+        let v = t.verify(None);
+        assert!(v.problems.iter().any(|p| p.starts_with("score")), "{v:?}");
+        assert!(!v.problems.iter().any(|p| p.contains("seal")), "{v:?}");
+    }
+
+    #[test]
+    fn a_report_written_before_names_verifies_with_no_name() {
+        let e = max_exercise();
+        let new = named_report(&e, 3, "Ana");
+        let mut json: serde_json::Value = serde_json::from_str(&new.to_json()).unwrap();
+        let fields = json.as_object_mut().unwrap();
+        for key in ["student", "seal"] {
+            assert!(fields.remove(key).is_some(), "{key}");
+        }
+        let old = Report::from_json(&json.to_string()).expect("reads");
+        assert_eq!(old.student, "");
+        assert_eq!(old.seal, "");
+        assert!(old.verify(Some(&e)).is_genuine(), "{:?}", old.verify(None));
+        assert_eq!(old.file_name(), format!("fixloop-report-{}.json", e.id()));
+        assert!(old.to_html().contains("Student: not named"));
+        // Its figures are still recomputed.
+        let mut t = old.clone();
+        t.score.right = t.score.total + 1;
+        assert!(!t.verify(None).is_genuine());
+    }
+
+    #[test]
+    fn name_slugs() {
+        for (name, slug) in [
+            ("Ana", "Ana"),
+            ("s1234567", "s1234567"),
+            ("Ana María López", "Ana-Mar-a-L-pez"),
+            ("  ana   ben  ", "ana-ben"),
+            ("ana--ben__cy", "ana-ben__cy"),
+            ("../../etc/passwd", "etc-passwd"),
+            ("a.b\\c:d*e?f", "a-b-c-d-e-f"),
+            ("-x-", "x"),
+            ("", ""),
+            ("   ", ""),
+            ("Μαρία", ""),
+            ("李", ""),
+            ("_", "_"),
+        ] {
+            assert_eq!(name_slug(name), slug, "{name:?}");
+        }
+        let long = name_slug(&format!("{}-{}", "a".repeat(MAX_SLUG_CHARS - 1), "b"));
+        assert_eq!(
+            long,
+            "a".repeat(MAX_SLUG_CHARS - 1),
+            "cut, no '-' at the end"
+        );
+        assert_eq!(name_slug(&"z".repeat(500)).len(), MAX_SLUG_CHARS);
+        assert_eq!(
+            report_file_name("0123", "Ana B"),
+            "fixloop-report-0123-Ana-B.json"
+        );
+        assert_eq!(report_file_name("0123", "???"), "fixloop-report-0123.json");
     }
 
     #[test]

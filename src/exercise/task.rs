@@ -29,6 +29,9 @@ pub struct ReportJob {
     pub fix: Option<(FixOrigin, String)>,
     /// Time spent, as the page measured it.
     pub time_spent_ms: u64,
+    /// The student's name or id (the report's [`Report::student`]).
+    #[serde(default)]
+    pub student: String,
 }
 
 /// A job for the worker (each replays the loop or runs many programs: never on the page's thread).
@@ -68,6 +71,7 @@ impl ExerciseTask {
                     session,
                     fix,
                     time_spent_ms,
+                    student,
                 } = *job;
                 let work = Work {
                     session: &session,
@@ -75,6 +79,7 @@ impl ExerciseTask {
                     fresh: DEFAULT_FRESH_INPUTS,
                     systematic: true,
                     time_spent_ms,
+                    student: &student,
                 };
                 Report::build(&exercise, &work)
                     .map(|report| ExerciseOutcome::Report {
@@ -105,6 +110,7 @@ mod tests {
                 session: e.session(),
                 fix: Some((FixOrigin::Hand, fix.to_string())),
                 time_spent_ms: 5,
+                student: "Ana".into(),
             }))
         };
         let task = job(&e.reference);
@@ -115,6 +121,7 @@ mod tests {
             panic!("a report")
         };
         assert_eq!(purpose, ReportPurpose::CheckFix);
+        assert_eq!(report.student, "Ana", "the name reaches the report");
         let fix = report.fix.expect("checked");
         assert!(fix.fresh_total > 0 && fix.fresh_passed == fix.fresh_total);
         let message = job("int main( {").run().expect_err("does not compile");

@@ -157,11 +157,6 @@ fn listen<E: wasm_bindgen::convert::FromWasmAbi + 'static>(
     }
 }
 
-/// The file name of a student's exported report.
-fn report_file_name(exercise: &Exercise) -> String {
-    format!("fixloop-report-{}.json", exercise.id())
-}
-
 /// A fresh id for a Run request (runs have their own sequence: a run never makes the
 /// loop's answers stale).
 fn next_run_id() -> u64 {
@@ -324,7 +319,7 @@ fn on_worker_response(d: &UseReducerDispatcher<AppState>, response: WorkerRespon
             ExerciseOutcome::Report { purpose, report } => {
                 if purpose == ReportPurpose::Export {
                     storage::download_text(
-                        &report_file_name(&report.exercise),
+                        &report.file_name(),
                         "application/json",
                         &report.to_json(),
                     );
@@ -605,6 +600,11 @@ fn app() -> Html {
             let Some(st) = &student else {
                 return;
             };
+            if purpose == ReportPurpose::Export && st.student.trim().is_empty() {
+                // The fix panel refuses first and focuses the name field; this is the rule.
+                d.dispatch(Action::Failed(student::NAME_NEEDED.into()));
+                return;
+            }
             let since_tick = (js_sys::Date::now() - *last_tick.borrow()).clamp(0.0, 60_000.0);
             let handed_in = purpose == ReportPurpose::CheckFix
                 || st.fix_draft != st.exercise.buggy
@@ -618,6 +618,7 @@ fn app() -> Html {
                     session: session.clone(),
                     fix: handed_in.then(|| (st.fix_origin, st.fix_draft.clone())),
                     time_spent_ms: st.time_spent_ms + since_tick as u64,
+                    student: st.student.clone(),
                 })),
             });
             d.dispatch(Action::ReportRequested(purpose))
@@ -627,7 +628,7 @@ fn app() -> Html {
         let exported = state.student.as_ref().and_then(|st| st.exported.clone());
         Callback::from(move |_| {
             if let Some(r) = &exported {
-                let name = report_file_name(&r.exercise).replace(".json", ".html");
+                let name = r.file_name().replace(".json", ".html");
                 storage::download_text(&name, "text/html", &r.to_html());
             }
         })
@@ -635,6 +636,10 @@ fn app() -> Html {
     let on_fix = {
         let d = dispatcher.clone();
         Callback::from(move |t: String| d.dispatch(Action::EditFix(t)))
+    };
+    let on_student = {
+        let d = dispatcher.clone();
+        Callback::from(move |t: String| d.dispatch(Action::EditStudent(t)))
     };
     let on_leave = {
         let d = dispatcher.clone();
@@ -903,6 +908,7 @@ fn app() -> Html {
                     if let Some(st) = &state.student {
                         <FixPanel draft={st.fix_draft.clone()} origin={st.fix_origin} {working} busy={state.busy}
                             checked={st.checked.clone()} exported={st.exported.clone()}
+                            student={st.student.clone()} onstudent={on_student}
                             onedit={on_fix} onreport={on_report} onprint={on_print} />
                     }
                 }

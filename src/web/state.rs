@@ -200,6 +200,10 @@ pub struct StudentWork {
     pub fix_origin: FixOrigin,
     /// Time spent so far, as the page measured it.
     pub time_spent_ms: u64,
+    /// The student's name or id for the report (work saved before reports were named
+    /// has none).
+    #[serde(default)]
+    pub student: String,
 }
 
 impl StudentWork {
@@ -213,6 +217,7 @@ impl StudentWork {
             exercise,
             session,
             time_spent_ms: 0,
+            student: String::new(),
         }
     }
 }
@@ -228,6 +233,8 @@ pub struct Student {
     pub fix_origin: FixOrigin,
     /// Time spent so far.
     pub time_spent_ms: u64,
+    /// The student's name or id, as typed (export needs one).
+    pub student: String,
     /// A teacher's preview: nothing is saved.
     pub preview: bool,
     /// The worker is building a report (check or export).
@@ -356,6 +363,8 @@ pub enum Action {
     LeaveExercise(Session),
     /// The fix draft changed (typed by the student).
     EditFix(String),
+    /// The student's name or id changed.
+    EditStudent(String),
     /// The worker builds a report (check fix or export).
     ReportRequested(ReportPurpose),
     /// The worker built a report.
@@ -443,6 +452,7 @@ impl AppState {
             fix_draft: st.fix_draft.clone(),
             fix_origin: st.fix_origin,
             time_spent_ms: st.time_spent_ms,
+            student: st.student.clone(),
         })
     }
 
@@ -883,6 +893,7 @@ impl Reducible for AppState {
                     fix_draft,
                     fix_origin,
                     time_spent_ms,
+                    student,
                 } = *work;
                 s.replace(session);
                 s.page = Page::Playground;
@@ -891,6 +902,7 @@ impl Reducible for AppState {
                     fix_draft,
                     fix_origin,
                     time_spent_ms,
+                    student,
                     preview,
                     working: None,
                     checked: None,
@@ -911,6 +923,10 @@ impl Reducible for AppState {
                     st.checked = None;
                 }
             }
+            Action::EditStudent(name) => match &mut s.student {
+                Some(st) => st.student = name,
+                None => return self,
+            },
             Action::ReportRequested(purpose) => match &mut s.student {
                 Some(st) if st.working.is_none() => st.working = Some(purpose),
                 _ => return self,

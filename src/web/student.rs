@@ -1,4 +1,4 @@
-//! Student mode's panels: the exercise with every answer checked by the reference and a running score, and the fix to write, check and hand in.
+//! Student mode's panels: the exercise with every answer checked by the reference and a running score, and the fix to write, check and hand in under the student's name.
 
 use super::editor::{markers, Editor};
 use super::output::OutputText;
@@ -7,7 +7,12 @@ use crate::exercise::report::FixOrigin;
 use crate::exercise::task::ReportPurpose;
 use crate::exercise::{Exercise, Grade, Report};
 use crate::session::{Answer, Verdict};
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
+
+/// What the page says when Export report is pressed before a name is given.
+pub const NAME_NEEDED: &str =
+    "Type your name or student id before you export: your teacher sees your report under it.";
 
 /// One answer as the reference judged it (`None` for a skip or an input that does not read).
 fn grades(exercise: &Exercise, answers: &[Answer]) -> Vec<Option<Grade>> {
@@ -113,6 +118,10 @@ pub struct FixProps {
     pub checked: Option<Report>,
     /// The last exported report.
     pub exported: Option<Report>,
+    /// The student's name or id, as typed.
+    pub student: String,
+    /// The name changed.
+    pub onstudent: Callback<String>,
     /// The draft changed.
     pub onedit: Callback<String>,
     /// Check the fix, or export the report.
@@ -133,6 +142,35 @@ pub fn fix_panel(props: &FixProps) -> Html {
         let cb = props.onprint.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))
     };
+    // Export asked for without a name: say so by the field, and put the focus in it.
+    let name_missing = use_state(|| false);
+    let name_field = use_node_ref();
+    let unnamed = props.student.trim().is_empty();
+    let export = {
+        let (cb, missing, field) = (
+            props.onreport.clone(),
+            name_missing.clone(),
+            name_field.clone(),
+        );
+        Callback::from(move |_: MouseEvent| {
+            if unnamed {
+                missing.set(true);
+                if let Some(input) = field.cast::<HtmlInputElement>() {
+                    let _ = input.focus();
+                }
+                return;
+            }
+            missing.set(false);
+            cb.emit(ReportPurpose::Export)
+        })
+    };
+    let on_name = {
+        let cb = props.onstudent.clone();
+        Callback::from(move |e: InputEvent| {
+            cb.emit(e.target_unchecked_into::<HtmlInputElement>().value())
+        })
+    };
+    let refused = *name_missing && unnamed;
     let waiting = props.working.is_some() || props.busy;
     let result = props.checked.as_ref().and_then(|r| r.fix.as_ref()).map(|f| {
         let all = f.first_difference.is_none();
@@ -162,9 +200,20 @@ pub fn fix_panel(props: &FixProps) -> Html {
                 FixOrigin::Hand => "Edit the program here (or Apply a patch from Repair), then check it against the reference.",
             } }</p>
             <Editor id="fix-program" label="Your fix" value={props.draft.clone()} markers={(*diag).clone()} readonly={false} oninput={props.onedit.clone()} />
+            <div class="student-name">
+                <label for="student-name">{ "Your name or student id" }</label>
+                <input id="student-name" type="text" autocomplete="name" ref={name_field}
+                    maxlength={crate::exercise::report::MAX_STUDENT_CHARS.to_string()}
+                    value={props.student.clone()} oninput={on_name}
+                    aria-invalid={refused.to_string()} aria-describedby={refused.then_some("student-name-error")} />
+                <span class="hint">{ "Your report carries it, and its file is named by it." }</span>
+            </div>
+            if refused {
+                <p id="student-name-error" class="field-error" role="alert">{ NAME_NEEDED }</p>
+            }
             <div class="buttons">
                 <button onclick={report(ReportPurpose::CheckFix)} disabled={waiting}>{ "Check fix" }</button>
-                <button class="secondary" onclick={report(ReportPurpose::Export)} disabled={waiting}>{ "Export report" }</button>
+                <button class="secondary" onclick={export} disabled={waiting}>{ "Export report" }</button>
                 if props.exported.is_some() {
                     <button class="secondary" onclick={print}>{ "Printable report (HTML)" }</button>
                 }
@@ -177,7 +226,7 @@ pub fn fix_panel(props: &FixProps) -> Html {
             }
             { for result }
             if let Some(r) = &props.exported {
-                <p class="hint" role="status" data-testid="exported">{ format!("Report exported: score {} of {}, {}.", r.score.right, r.score.total, if r.fix.is_some() { "with your fix" } else { "no fix" }) }</p>
+                <p class="hint" role="status" data-testid="exported">{ format!("Report exported as {} for {}: score {} of {}, {}.", r.file_name(), r.student, r.score.right, r.score.total, if r.fix.is_some() { "with your fix" } else { "no fix" }) }</p>
             }
         </section>
     }

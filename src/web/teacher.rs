@@ -1,4 +1,4 @@
-//! The teacher's page: import many report files, see each re-verified in a table, a chart of the class, and the inputs most often answered wrongly.
+//! The teacher's page: import many report files, see each re-verified in a table named by student, a chart of the class, and the inputs most often answered wrongly.
 
 use super::state::ClassState;
 use crate::exercise::class::{ClassSummary, ReportRow};
@@ -67,7 +67,7 @@ fn chart(class: &ClassSummary) -> Html {
             <text x="0" y="14" class="title">{ "Label accuracy per report" }</text>
             { for rows.iter().enumerate().map(|(i, r)| {
                 let acc = r.label_accuracy();
-                bar(i, short(&r.file), acc.unwrap_or(0.0), "accuracy",
+                bar(i, short(r.who()), acc.unwrap_or(0.0), "accuracy",
                     acc.map(percent).unwrap_or_else(|| "no answers".into()))
             }) }
             { bar(rows.len() + 1, "fixed the bug".into(), fixed_share, "fixed",
@@ -115,23 +115,24 @@ pub fn teacher_page(props: &TeacherProps) -> Html {
                 <table class="class-table" data-testid="class-table">
                     <caption>{ format!("{} report(s), {} readable, {} fixed the bug", class.rows.len(), class.readable(), class.fixed()) }</caption>
                     <thead><tr>
-                        <th scope="col">{ "Student (file)" }</th><th scope="col">{ "Exercise" }</th>
+                        <th scope="col">{ "Student" }</th><th scope="col">{ "File" }</th><th scope="col">{ "Exercise" }</th>
                         <th scope="col">{ "Score" }</th><th scope="col">{ "Label accuracy" }</th>
                         <th scope="col">{ "Fixed" }</th><th scope="col">{ "Minutes" }</th><th scope="col">{ "Verified" }</th>
                     </tr></thead>
                     <tbody>{ for class.rows.iter().map(|r| match &r.error {
                         Some(e) => html! {
-                            <tr class="unreadable" data-genuine="false"><td>{ &r.file }</td><td colspan="6">{ format!("✖ cannot be read: {e}") }</td></tr>
+                            <tr class="unreadable" data-genuine="false"><th scope="row">{ r.who() }</th><td>{ &r.file }</td><td colspan="6">{ format!("✖ cannot be read: {e}") }</td></tr>
                         },
                         None => html! {
-                            <tr data-genuine={r.genuine.to_string()} data-fixed={r.fixed().to_string()}>
+                            <tr data-genuine={r.genuine.to_string()} data-fixed={r.fixed().to_string()} data-student={r.student.clone()}>
+                                <th scope="row">{ r.who() }</th>
                                 <td>{ &r.file }</td>
                                 <td>{ &r.title }</td>
                                 <td>{ format!("{} / {}", r.right, r.total) }</td>
                                 <td>{ r.label_accuracy().map(percent).unwrap_or_else(|| "-".into()) }</td>
                                 <td>{ fix_cell(r) }</td>
                                 <td>{ format!("{:.1}", r.time_spent_ms as f64 / 60_000.0) }</td>
-                                <td title={r.problems.join("\n")}>{ if r.genuine { "✔ genuine".to_string() } else { format!("✖ tampered ({} figure(s) do not recompute)", r.problems.len()) } }</td>
+                                <td title={r.problems.join("\n")}>{ if r.genuine { "✔ genuine".to_string() } else { format!("✖ tampered ({} check(s) failed: a figure that does not recompute, or a seal that does not match)", r.problems.len()) } }</td>
                             </tr>
                         },
                     }) }</tbody>
@@ -157,7 +158,7 @@ pub fn teacher_page(props: &TeacherProps) -> Html {
         <main class="teacher">
             <section class="panel" aria-label="Class reports">
                 <h2>{ "Class reports" }</h2>
-                <p class="hint">{ "Import the report files students exported. Every figure is recomputed from the exercise inside the report; an edited report shows as tampered." }</p>
+                <p class="hint">{ "Import the report files students exported. Every figure is recomputed from the exercise inside the report, and the student's name is sealed to the work; an edited report shows as tampered." }</p>
                 <label class="file" for="report-files">{ "Import reports" }</label>
                 <input id="report-files" class="visually-hidden" type="file" multiple=true accept=".json,application/json" {onchange} />
                 { body }

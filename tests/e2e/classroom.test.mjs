@@ -1,4 +1,4 @@
-// End-to-end: a teacher authors an exercise and makes its link; students open it in fresh contexts, label (some answers wrong on purpose), fix by hand, export reports; the teacher imports three reports.
+// End-to-end: a teacher authors an exercise and makes its link; students open it in fresh contexts, label (some answers wrong on purpose), fix by hand, export reports under their names; the teacher imports three reports.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -73,13 +73,19 @@ async function score(page) {
   return [Number(await s.getAttribute('data-right')), Number(await s.getAttribute('data-total'))];
 }
 
-async function exportReport(page) {
+/** Exports the report (a name must be typed); its file name ends in the name's `slug`. */
+async function exportReport(page, slug) {
   const [download] = await Promise.all([
     page.waitForEvent('download', { timeout: STEP }),
     page.getByRole('button', { name: 'Export report' }).click(),
   ]);
-  assert.match(download.suggestedFilename(), /^fixloop-report-[0-9a-f]{16}\.json$/);
+  assert.match(download.suggestedFilename(), new RegExp(`^fixloop-report-[0-9a-f]{16}-${slug}\\.json$`));
   return readFile(await download.path(), 'utf8');
+}
+
+/** The id of the element that has the focus. */
+async function focused(page) {
+  return page.evaluate(() => document.activeElement?.id);
 }
 
 async function savedWork(page) {
@@ -172,14 +178,50 @@ test('a student labels with wrong answers, sees them marked, fixes by hand, relo
   assert.match(await result.textContent(), /Boundary values of each input .*: 25 of 25 pass\. Fresh fuzzed inputs: \d+ of \d+ pass\./);
   await page.screenshot({ path: join(screenshots, 'classroom-student-fixed.png'), fullPage: true });
 
-  // Reload: nothing is lost.
+  // No name, no export: the page says so by the name field and puts the focus in it;
+  // a name of spaces is no name.
+  let downloads = 0;
+  page.on('download', () => { downloads += 1; });
+  const nameField = page.getByLabel('Your name or student id');
+  for (const typed of ['', '   ']) {
+    await nameField.fill(typed);
+    await page.getByRole('button', { name: 'Check fix' }).focus();
+    await page.getByRole('button', { name: 'Export report' }).click();
+    const refusal = page.locator('#student-name-error[role=alert]');
+    await refusal.waitFor({ timeout: 5000 });
+    assert.match(await refusal.textContent(), /Type your name or student id before you export/);
+    assert.equal(await focused(page), 'student-name', 'the name field takes the focus');
+    assert.equal(await nameField.getAttribute('aria-invalid'), 'true');
+  }
+  await page.waitForTimeout(1000);
+  assert.equal(downloads, 0, 'nothing was exported');
+  assert.equal(await page.getByTestId('exported').count(), 0);
+  await page.screenshot({ path: join(screenshots, 'classroom-student-no-name.png'), fullPage: true });
+
+  // Reload: nothing is lost. The saved work is first made as a page from before names
+  // saved it (no `student`): it still opens, with no name.
   const saved = await savedWork(page);
   assert.equal(Object.keys(saved).length, 1);
+  assert.equal(JSON.parse(Object.values(saved)[0]).student, '   ', 'the name is saved as typed');
+  await page.addInitScript(() => {
+    try {
+      if (sessionStorage.getItem('e2e-unnamed-work')) return;
+      sessionStorage.setItem('e2e-unnamed-work', '1');
+      for (const key of Object.keys(localStorage).filter((k) => k.startsWith('fixloop-work-'))) {
+        const work = JSON.parse(localStorage.getItem(key));
+        delete work.student;
+        localStorage.setItem(key, JSON.stringify(work));
+      }
+    } catch { /* about:blank has no storage */ }
+  });
   await page.reload();
   await page.getByTestId('exercise-title').waitFor();
   await nextQuery(page);
   assert.deepEqual(await score(page), [marks.length - wrong, marks.length], 'the score survives a reload');
   assert.equal(await page.getByLabel('Your fix').inputValue(), REFERENCE, 'the fix survives a reload');
+  assert.equal(await nameField.inputValue(), '', 'work saved without a name opens with none');
+  assert.equal(await page.locator('#student-name-error').count(), 0, 'the refusal is gone');
+  await nameField.fill('Ana María');
 
   // A damaged exercise link: an alert, and the saved work is untouched.
   for (const bad of ['%%%', 'AAAA', Buffer.from('{"version": 99}').toString('base64url')]) {
@@ -190,6 +232,7 @@ test('a student labels with wrong answers, sees them marked, fixes by hand, relo
     assert.match(await alert.textContent(), /exercise link cannot be opened/);
     assert.equal(await page.getByTestId('exercise-title').textContent(), 'Larger of two', 'still on the exercise');
     assert.equal(await page.getByLabel('Your fix').inputValue(), REFERENCE);
+    assert.equal(await nameField.inputValue(), 'Ana María', 'the name survives a reload');
   }
   await page.screenshot({ path: join(screenshots, 'classroom-hostile-link.png'), fullPage: true });
   await page.getByRole('button', { name: 'Dismiss' }).click();
@@ -198,13 +241,18 @@ test('a student labels with wrong answers, sees them marked, fixes by hand, relo
   for (const [key, text] of Object.entries(saved)) {
     const before = JSON.parse(text);
     const now = JSON.parse(afterHostile[key]);
-    delete before.time_spent_ms;
-    delete now.time_spent_ms;
-    assert.deepEqual(now, before, 'the saved work is unchanged (time aside)');
+    assert.equal(now.student, 'Ana María');
+    for (const w of [before, now]) {
+      delete w.time_spent_ms;
+      delete w.student;
+    }
+    assert.deepEqual(now, before, 'the saved work is unchanged (time and the name typed aside)');
   }
 
-  const json = await exportReport(page);
+  const json = await exportReport(page, 'Ana-Mar-a');
   const report = JSON.parse(json);
+  assert.equal(report.student, 'Ana María');
+  assert.match(report.seal, /^[0-9a-f]{16}$/);
   assert.equal(report.exercise.title, 'Larger of two');
   assert.deepEqual([report.score.right, report.score.total], [marks.length - wrong, marks.length]);
   assert.deepEqual(report.answers.map((a) => a.right), marks);
@@ -215,12 +263,15 @@ test('a student labels with wrong answers, sees them marked, fixes by hand, relo
   reports.push({ name: 'ana.json', mimeType: 'application/json', buffer: Buffer.from(json) });
 
   await page.getByTestId('exported').waitFor();
+  assert.match(await page.getByTestId('exported').textContent(), /-Ana-Mar-a\.json for Ana María: score/);
   const [printable] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Printable report (HTML)' }).click(),
   ]);
+  assert.match(printable.suggestedFilename(), /^fixloop-report-[0-9a-f]{16}-Ana-Mar-a\.html$/);
   const html = await readFile(await printable.path(), 'utf8');
   assert.match(html, /<h1>Larger of two<\/h1>/);
+  assert.ok(html.includes('Student: <strong>Ana María</strong>'), 'the printable view names the student');
   assert.ok(!html.includes('<script'), 'no script in the printable view');
   await page.screenshot({ path: join(screenshots, 'classroom-student-exported.png'), fullPage: true });
   await context.close();
@@ -233,14 +284,18 @@ test('a second student answers everything right and hands in no fix; the teacher
   await page.goto(exerciseUrl);
   const marks = await labelAll(page, () => false);
   assert.deepEqual(await score(page), [marks.length, marks.length]);
-  const json = await exportReport(page);
+  await page.getByLabel('Your name or student id').fill("Ben O'Neil 42");
+  const json = await exportReport(page, 'Ben-O-Neil-42');
   assert.equal(JSON.parse(json).fix, null);
+  assert.equal(JSON.parse(json).student, "Ben O'Neil 42");
   reports.push({ name: 'ben.json', mimeType: 'application/json', buffer: Buffer.from(json) });
   await context.close();
 
-  // A third report: the first one with its score raised by hand.
+  // A third report: the first one with its score raised by hand, handed in by Cy under
+  // his own name.
   const forged = JSON.parse(reports[0].buffer.toString());
   forged.score.right = forged.score.total;
+  forged.student = 'Cy';
   reports.push({ name: 'cy.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(forged)) });
 
   const teacher = await browser.newPage();
@@ -250,18 +305,27 @@ test('a second student answers everything right and hands in no fix; the teacher
   const rows = teacher.locator('[data-testid=class-table] tbody tr');
   await teacher.waitForFunction(() => document.querySelectorAll('[data-testid=class-table] tbody tr').length === 3, null, { timeout: STEP });
   assert.equal(await rows.count(), 3);
-  const cells = async (i) => (await rows.nth(i).locator('td').allTextContents()).map((t) => t.trim());
+  const headers = (await teacher.locator('[data-testid=class-table] thead th').allTextContents()).map((t) => t.trim());
+  assert.deepEqual(headers.slice(0, 3), ['Student', 'File', 'Exercise']);
+  const cells = async (i) => (await rows.nth(i).locator('th, td').allTextContents()).map((t) => t.trim());
   const [ana, ben, cy] = [await cells(0), await cells(1), await cells(2)];
-  assert.equal(ana[0], 'ana.json');
-  assert.match(ana[4], /yes/);
-  assert.match(ana[6], /genuine/);
-  assert.match(ben[4], /no fix/);
-  assert.equal(ben[3], '100%');
-  assert.match(ben[6], /genuine/);
-  assert.match(cy[6], /tampered/);
+  assert.deepEqual(ana.slice(0, 2), ['Ana María', 'ana.json'], 'the row is named by the student');
+  assert.match(ana[5], /yes/);
+  assert.match(ana[7], /genuine/);
+  assert.deepEqual(ben.slice(0, 2), ["Ben O'Neil 42", 'ben.json']);
+  assert.match(ben[5], /no fix/);
+  assert.equal(ben[4], '100%');
+  assert.match(ben[7], /genuine/);
+  assert.deepEqual(cy.slice(0, 2), ['Cy', 'cy.json']);
+  assert.match(cy[7], /tampered/);
   assert.equal(await rows.nth(2).getAttribute('data-genuine'), 'false');
+  // Both the raised score and the name put on Ana's work are caught.
+  const why = await rows.nth(2).locator('td').last().getAttribute('title');
+  assert.match(why, /^score /m, why);
+  assert.match(why, /"Cy".*seal/, why);
   // The chart has a bar per report and one for the share that fixed the bug.
   assert.equal(await teacher.locator('svg.class-chart g.accuracy').count(), 3);
+  assert.deepEqual(await teacher.locator('svg.class-chart g.accuracy text:first-child').allTextContents(), ['Ana María', "Ben O'Neil 42", 'Cy']);
   assert.match(await teacher.locator('svg.class-chart').getAttribute('aria-label'), /2 of 3 fixed the bug/);
   // Ana's wrong answers appear in her report and in Cy's copy of it.
   const common = teacher.locator('.common-wrong li');

@@ -179,9 +179,14 @@ fn check(a: CheckArgs) -> ExitCode {
     };
     let verification = report.verify(expected.as_ref());
     println!(
-        "exercise {} ({}): score {}/{}, fix {}",
+        "exercise {} ({}), student {}: score {}/{}, fix {}",
         report.exercise_id,
         report.exercise.title,
+        if report.student.is_empty() {
+            "not named"
+        } else {
+            &report.student
+        },
         report.score.right,
         report.score.total,
         match &report.fix {
@@ -194,7 +199,7 @@ fn check(a: CheckArgs) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         println!(
-            "TAMPERED: {} figure(s) do not recompute",
+            "TAMPERED: {} check(s) failed (figures that do not recompute, a broken seal)",
             verification.problems.len()
         );
         for p in &verification.problems {
