@@ -21,21 +21,21 @@ fn figure() -> Html {
         <svg class="how-figure" viewBox="0 0 580 130" role="img" aria-label="Five steps in a ring: fuzz nearby inputs; you answer bug or not; a bug formula is learned; patches are searched; you choose between patches that disagree. Each answer goes back into learning and repair.">
             <defs>
                 <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                    <path d="M0 0 L10 5 L0 10 z" style="fill: var(--muted); stroke: none" />
+                    <path class="head" d="M0 0 L10 5 L0 10 z" />
                 </marker>
             </defs>
             { for steps.iter().map(|(x, title, line)| html! {
                 <g>
                     <rect x={x.to_string()} y="20" width="100" height="56" />
-                    <text x={(x + 50.0).to_string()} y="42" text-anchor="middle" style="font-weight: 600">{ *title }</text>
-                    <text x={(x + 50.0).to_string()} y="62" text-anchor="middle" style="font-size: 10px">{ *line }</text>
+                    <text x={(x + 50.0).to_string()} y="42" text-anchor="middle" class="title">{ *title }</text>
+                    <text x={(x + 50.0).to_string()} y="62" text-anchor="middle" class="small">{ *line }</text>
                 </g>
             }) }
             { for steps.windows(2).map(|w| html! {
                 <path d={format!("M{} 48 L{} 48", w[0].0 + 100.0, w[1].0 - 2.0)} />
             }) }
             <path d="M510 78 C510 120, 290 120, 290 80" />
-            <text x="400" y="124" text-anchor="middle" style="font-size: 10px">{ "each answer is a new test: learn and repair again" }</text>
+            <text x="400" y="124" text-anchor="middle" class="small">{ "each answer is a new test: learn and repair again" }</text>
         </svg>
     }
 }
