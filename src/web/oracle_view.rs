@@ -67,6 +67,26 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     )
 }
 
+/// The values of `values` the plot frames when it zooms on the failing input's value
+/// `center`: those within `max(10, 5 x the median distance)` of it. A few far points
+/// (a fuzzed `-2147483648` beside sides 1..12) would otherwise squash every other point
+/// into one corner; they are drawn at the frame's edge instead.
+fn near(values: &[f64], center: f64) -> Vec<f64> {
+    let mut distance: Vec<f64> = values
+        .iter()
+        .filter(|v| v.is_finite())
+        .map(|v| (v - center).abs())
+        .collect();
+    distance.sort_by(f64::total_cmp);
+    let median = distance.get(distance.len() / 2).copied().unwrap_or(0.0);
+    let reach = (5.0 * median).max(10.0);
+    values
+        .iter()
+        .copied()
+        .filter(|v| (v - center).abs() <= reach)
+        .collect()
+}
+
 /// The Oracle region.
 #[function_component(OracleView)]
 pub fn oracle_view(props: &OracleProps) -> Html {
@@ -92,12 +112,28 @@ pub fn oracle_view(props: &OracleProps) -> Html {
             .map(|(i, v)| html! { <option value={i.to_string()} selected={i == chosen}>{ v }</option> })
             .collect::<Html>()
     };
+    let all_runs = use_state(|| false);
+    let toggle_all = {
+        let all_runs = all_runs.clone();
+        Callback::from(move |_: MouseEvent| all_runs.set(!*all_runs))
+    };
     let formula = Formula::parse(&view.formula, &view.vars).ok();
+    let mut outside = 0;
     let plot = if n >= 2 && ax < n && ay < n && !view.points.is_empty() {
-        let (x0, x1) = bounds(view.points.iter().map(|p| p.values[ax]));
-        let (y0, y1) = bounds(view.points.iter().map(|p| p.values[ay]));
-        let sx = |x: f64| PAD + (x - x0) / (x1 - x0) * (SIZE - 2.0 * PAD);
-        let sy = |y: f64| SIZE - PAD - (y - y0) / (y1 - y0) * (SIZE - 2.0 * PAD);
+        let framed = |k: usize| {
+            let values: Vec<f64> = view.points.iter().map(|p| p.values[k]).collect();
+            if *all_runs {
+                bounds(values.into_iter())
+            } else {
+                bounds(near(&values, view.points[0].values[k]).into_iter())
+            }
+        };
+        let (x0, x1) = framed(ax);
+        let (y0, y1) = framed(ay);
+        let inside = |p: &[f64]| (x0..=x1).contains(&p[ax]) && (y0..=y1).contains(&p[ay]);
+        outside = view.points.iter().filter(|p| !inside(&p.values)).count();
+        let sx = |x: f64| PAD + (x.clamp(x0, x1) - x0) / (x1 - x0) * (SIZE - 2.0 * PAD);
+        let sy = |y: f64| SIZE - PAD - (y.clamp(y0, y1) - y0) / (y1 - y0) * (SIZE - 2.0 * PAD);
         let base: Vec<f64> = view.points[0].values.clone();
         // Integer data on a small span: one cell per integer point (so equalities such as
         // `x1 = x2` show); otherwise a GRID x GRID sample of the plane.
@@ -139,17 +175,24 @@ pub fn oracle_view(props: &OracleProps) -> Html {
         }
         let marks = view.points.iter().map(|p| {
             let (cx, cy) = (sx(p.values[ax]), sy(p.values[ay]));
+            let out = !inside(&p.values);
             let title = format!(
-                "{} -> {} ({})",
+                "{} -> {} ({}){}",
                 p.input,
                 one_line(&p.output, 60),
-                if p.bug { "bug" } else { "ok" }
+                if p.bug { "bug" } else { "ok" },
+                if out {
+                    ", outside the plot: drawn at its edge"
+                } else {
+                    ""
+                }
             );
+            let class = |kind: &'static str| classes!("pt", kind, out.then_some("outside"));
             if p.bug {
-                html! { <g class="pt bug"><title>{ title }</title>
+                html! { <g class={class("bug")}><title>{ title }</title>
                 <path d={format!("M{:.1} {:.1}l8 8m0 -8l-8 8", cx - 4.0, cy - 4.0)} /></g> }
             } else {
-                html! { <g class="pt ok"><title>{ title }</title>
+                html! { <g class={class("ok")}><title>{ title }</title>
                 <circle cx={format!("{cx:.1}")} cy={format!("{cy:.1}")} r="4.5" /></g> }
             }
         });
@@ -181,6 +224,12 @@ pub fn oracle_view(props: &OracleProps) -> Html {
                 <label>{ "y axis " }<select onchange={select(1)}>{ options(ay) }</select></label>
             </div>
             { plot }
+            if outside > 0 || *all_runs {
+                <p class="plot-window" data-testid="plot-window" data-outside={outside.to_string()}>
+                    { if *all_runs { "Showing every labelled run. ".to_string() } else { format!("Zoomed on the failing input: {outside} labelled run(s) lie outside and are drawn, faded, at the edge. ") } }
+                    <button type="button" class="secondary small" onclick={toggle_all}>{ if *all_runs { "Zoom on the failing input" } else { "Show all runs" } }</button>
+                </p>
+            }
             <p class="legend">
                 <span class="key bug">{ "✕ labelled bug" }</span>
                 <span class="key ok">{ "○ labelled not a bug" }</span>

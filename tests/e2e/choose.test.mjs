@@ -97,6 +97,17 @@ test('the triangle example with truthful answers ends with the right patch on to
   // The ends stay inside the int range of the sides, whatever the questions reached.
   const ends = axes.join(' ').match(/-?\d+(\.\d+)?/g).map(Number);
   assert.ok(ends.every((v) => v >= -2147483648 && v <= 2147483647), `axes: ${axes}`);
+  // A few far fuzzed runs (a side of -2147483648) do not squash the others into a corner:
+  // the plot zooms on the failing input and draws them, faded, at its edge.
+  const window = oracle.getByTestId('plot-window');
+  if (await window.count()) {
+    const outside = Number(await window.getAttribute('data-outside'));
+    assert.equal(await oracle.locator('.pt.outside').count(), outside);
+    await window.getByRole('button', { name: 'Show all runs' }).click();
+    assert.equal(await oracle.locator('.pt.outside').count(), 0, 'every run inside the frame');
+    await window.getByRole('button', { name: 'Zoom on the failing input' }).click();
+    assert.equal(await oracle.locator('.pt.outside').count(), outside);
+  }
   await page.screenshot({ path: join(screenshots, 'choose-1-labelled.png'), fullPage: true });
   await walkthroughShot(page, '3-oracle', oracle);
 
