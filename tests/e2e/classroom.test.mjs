@@ -399,3 +399,37 @@ test('gallery exercises open from the examples menu in student mode; every class
   assert.equal(await page.getByRole('button', { name: 'Start' }).count(), 1, 'back in the playground');
   await context.close();
 });
+
+test('Check fix grades like a course grader: a fix wrong only on 901..1000 of the range 1..1000 is rejected with the first input where it differs', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  const program = (cond) => `#include <stdio.h>\n\nint main(void) {\n    int n;\n    scanf("%d", &n);\n    if (${cond})\n        printf("YES\\n");\n    else\n        printf("NO\\n");\n    return 0;\n}\n`;
+  await page.getByRole('button', { name: 'Author exercise' }).click();
+  await page.getByLabel('Title').fill('Lucky seven');
+  await page.getByLabel('Instructions').fill('Print YES for 7 and NO for every other n in 1..1000.');
+  await page.getByLabel('Buggy program').fill(program('n == 8'));
+  await page.getByLabel('Reference program').fill(program('n == 7'));
+  await page.getByLabel('Failing input').fill('7');
+  await page.locator('details.ranges summary').click();
+  await page.getByLabel('x1 minimum').fill('1');
+  await page.getByLabel('x1 maximum').fill('1000');
+  await page.getByLabel('Label budget').fill('3');
+  await page.getByRole('button', { name: 'Preview' }).click();
+  await page.getByTestId('exercise-title').waitFor();
+  await page.getByLabel('Your fix').fill(program('n == 7 || n > 900'));
+  await page.getByRole('button', { name: 'Check fix' }).click();
+  const result = page.getByTestId('fix-result');
+  await result.waitFor({ timeout: STEP });
+  assert.equal(await result.getAttribute('data-all-pass'), 'false', 'the fix is rejected');
+  assert.equal(await result.getAttribute('data-whole-range'), 'true', 'every input of the small range was checked');
+  assert.equal(Number(await result.getAttribute('data-systematic-total')), 1000);
+  assert.equal(Number(await result.getAttribute('data-systematic-passed')), 900);
+  assert.match(await result.textContent(), /First input where it still differs: 901/);
+  await page.screenshot({ path: join(screenshots, 'classroom-fix-rejected.png'), fullPage: true });
+  // The right fix passes the same checks.
+  await page.getByLabel('Your fix').fill(program('n == 7'));
+  await page.getByRole('button', { name: 'Check fix' }).click();
+  await page.locator('[data-testid=fix-result][data-all-pass=true]').waitFor({ timeout: STEP });
+  await context.close();
+});
