@@ -95,6 +95,9 @@ pub struct ProgramInputs {
     pub slots: Vec<InputSlot>,
     /// The program's integer constants (literals and character constants), sorted.
     pub constants: Vec<i64>,
+    /// Whether any function of the program calls a C library function that reads stdin
+    /// (a `main` program that does not prints the same whatever the input).
+    pub reads_stdin: bool,
 }
 
 impl ProgramInputs {
@@ -159,9 +162,15 @@ pub fn describe(unit: &TranslationUnit, shape: &Shape) -> ProgramInputs {
             })
             .collect(),
     };
+    let none = BTreeSet::new();
+    let reads_stdin = unit.items.iter().any(|item| match item {
+        Item::Function(f) => f.body.stmts.iter().any(|st| reads_input(st, &none)),
+        Item::Decl(_) => false,
+    });
     ProgramInputs {
         slots,
         constants: constants(unit),
+        reads_stdin,
     }
 }
 

@@ -100,7 +100,8 @@ pub fn active_config(session: &Session) -> ActiveConfig {
 /// Why a session should not start, for the user, beyond what [`fresh_loop`] refuses: an
 /// expected output a function-shaped program cannot return (it returns a number), an
 /// expected output the program already prints on the failing input (nothing to repair),
-/// or a failing input with fewer numbers than the program's straight-line reads take.
+/// a failing input with fewer numbers than the program's straight-line reads take, or a
+/// `main` that reads no input at all.
 pub fn start_problem(session: &Session) -> Option<String> {
     let program = compile(&session.program).ok()?;
     let failing = parse_input(&session.failing_input).filter(|v| !v.is_empty())?;
@@ -127,9 +128,13 @@ pub fn start_problem(session: &Session) -> Option<String> {
         }
     }
     if matches!(program.shape(), Shape::Main) {
-        let reads = program_inputs(&session.program, program.shape())
-            .slots
-            .len();
+        let inputs = program_inputs(&session.program, program.shape());
+        if !inputs.reads_stdin {
+            return Some(
+                "The program reads no input (no scanf, getchar or fgets), so every input gives the same run: there is nothing to fuzz. Make it read the numbers it works on.".to_string(),
+            );
+        }
+        let reads = inputs.slots.len();
         if reads > failing.len() {
             return Some(format!(
                 "The program reads at least {reads} numbers, but the failing input has {}.",
@@ -362,5 +367,54 @@ pub fn describe(active: &mut PlaygroundLoop, stopped_by_user: bool) -> LoopView 
         encoding,
         points,
         failing_warning: failing_warning(active),
+    }
+}
+
+#[cfg(test)]
+mod start_checks {
+    use super::start_problem;
+    use crate::session::Session;
+
+    fn problem(program: &str, failing: &str, expected: Option<&str>) -> Option<String> {
+        let mut s = Session::new(program, failing);
+        s.expected_output = expected.map(str::to_string);
+        start_problem(&s)
+    }
+
+    const TWICE: &str = "#include <stdio.h>\nint main(void) { int a, b; scanf(\"%d %d\", &a, &b); printf(\"%d\\n\", a + a); return 0; }\n";
+
+    #[test]
+    fn a_failing_input_that_already_gives_the_expected_output_is_refused() {
+        let why = problem(TWICE, "2 2", Some("4")).expect("refused");
+        assert!(
+            why.contains("already prints the expected output \"4\""),
+            "{why}"
+        );
+        assert_eq!(problem(TWICE, "2 3", Some("5")), None);
+    }
+
+    #[test]
+    fn a_failing_input_with_fewer_numbers_than_the_program_reads_is_refused() {
+        let why = problem(TWICE, "2", None).expect("refused");
+        assert!(
+            why.contains("reads at least 2 numbers, but the failing input has 1"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn a_program_that_reads_no_input_is_refused() {
+        let why = problem(
+            "#include <stdio.h>\nint main(void) { printf(\"7\\n\"); return 0; }\n",
+            "1",
+            None,
+        )
+        .expect("refused");
+        assert!(why.contains("reads no input"), "{why}");
+        // A read inside a helper function or a loop still counts as reading.
+        let helper = "#include <stdio.h>\nint get(void) { int x; scanf(\"%d\", &x); return x; }\nint main(void) { int i; for (i = 0; i < 1; i++) printf(\"%d\\n\", get()); return 0; }\n";
+        assert_eq!(problem(helper, "1", None), None);
+        let chars = "#include <stdio.h>\nint main(void) { int c = getchar(); printf(\"%d\\n\", c); return 0; }\n";
+        assert_eq!(problem(chars, "1", None), None);
     }
 }

@@ -83,6 +83,33 @@ test('a parse error on Start is shown with its line, and the session does not st
   await page.close();
 });
 
+test('Start checks what was typed: an input that already gives the expected output, too few numbers, a program that reads nothing; an example\'s fields leave with it', async () => {
+  const page = await browser.newPage();
+  await page.goto(server.url);
+  const refused = async (pattern) => {
+    await page.getByRole('button', { name: 'Start' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    assert.match(await alert.textContent(), pattern);
+    assert.equal(await page.getByRole('button', { name: 'Start' }).count(), 1, 'still editing');
+    await alert.getByRole('button', { name: 'Dismiss' }).click();
+  };
+  await page.getByRole('button', { name: 'Sum 1..n (loop)' }).click();
+  await page.getByLabel('Failing input').fill('1');
+  await page.getByLabel('Expected output (optional)').fill('0');
+  await refused(/already prints the expected output "0"/);
+  await page.getByRole('button', { name: 'Triangle (Learn2fix)' }).click();
+  await page.getByLabel('Failing input').fill('2 2');
+  await refused(/reads at least 3 numbers, but the failing input has 2/);
+  // A pasted program does not inherit the example's expected output or its mark.
+  assert.equal(await page.getByLabel('Expected output (optional)').inputValue(), 'equilateral');
+  await page.getByLabel('Program').fill('#include <stdio.h>\nint main(void) {\n    printf("7\\n");\n    return 0;\n}\n');
+  assert.equal(await page.getByLabel('Expected output (optional)').inputValue(), '', 'the example\'s expected output went with it');
+  assert.equal(await page.locator('.gallery button.example.current').count(), 0, 'no example is marked');
+  await refused(/reads no input/);
+  await page.close();
+});
+
 test('phone width: no horizontal scrolling, every control reachable', async () => {
   const context = await browser.newContext({ viewport: { width: 375, height: 740 }, colorScheme: 'dark' });
   const page = await context.newPage();
