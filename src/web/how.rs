@@ -11,7 +11,7 @@ pub struct HowProps {
 /// The loop as a figure: five steps in a ring, the person's two steps marked.
 fn figure() -> Html {
     let steps = [
-        (20.0, "1 Fuzz", "inputs near the failing one"),
+        (20.0, "1 Fuzz", "nearby inputs"),
         (130.0, "2 Label", "you: bug or not?"),
         (240.0, "3 Learn", "a bug formula"),
         (350.0, "4 Repair", "cheapest patches"),

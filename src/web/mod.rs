@@ -840,7 +840,7 @@ fn app() -> Html {
                     <h2>{ "Examples" }</h2>
                     <ul>
                         { for EXAMPLES.iter().map(|e| html! {
-                            <li><button class={classes!("example", (s.example.as_deref() == Some(e.id)).then_some("current"))}
+                            <li><button class={classes!("example", (s.example.as_deref() == Some(e.id) && s.program == e.program).then_some("current"))}
                                 onclick={on_example(e.id)} title={e.blurb}>{ e.title }</button></li>
                         }) }
                     </ul>
