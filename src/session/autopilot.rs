@@ -52,14 +52,42 @@ pub fn reference_user(reference: &str, failing: &str) -> Result<ReferenceLabelle
     Ok(ReferenceLabeller::new(runner).knowing_valid(&failing))
 }
 
+/// The edges of one of the worker's label steps (replaying the answers so far, then
+/// choosing the next question), so a caller can time what a user waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepEdge {
+    /// The step begins; `answers` answers are in the session.
+    Begin {
+        /// Answers given so far.
+        answers: usize,
+    },
+    /// The step has its next question, or the loop has ended.
+    End,
+}
+
 /// Runs `session` (started, its settings as given) to the end with `user` answering
 /// every label question and every question about patches, as the page does.
-pub fn fly(mut session: Session, user: &mut ReferenceLabeller) -> Result<Flight, AutopilotError> {
+pub fn fly(session: Session, user: &mut ReferenceLabeller) -> Result<Flight, AutopilotError> {
+    fly_watched(session, user, &mut |_| {})
+}
+
+/// [`fly`], telling `watch` where each label step begins and ends (the step's cost is
+/// what the page's user waits for between an answer and the next question).
+pub fn fly_watched(
+    mut session: Session,
+    user: &mut ReferenceLabeller,
+    watch: &mut dyn FnMut(StepEdge),
+) -> Result<Flight, AutopilotError> {
     session.started = true;
     let mut replayer = Replayer::new();
     let loop_stop = loop {
+        watch(StepEdge::Begin {
+            answers: session.answers.len(),
+        });
         let active = replayer.sync(&session)?;
-        let query = match active.next_step() {
+        let step = active.next_step();
+        watch(StepEdge::End);
+        let query = match step {
             Step::Ask(q) => q,
             Step::Done(reason) => break reason.to_string(),
         };

@@ -26,7 +26,7 @@ pub struct LearnBenchArgs {
 /// CPU time of the calling thread in seconds (`CLOCK_THREAD_CPUTIME_ID`, nanosecond
 /// resolution), so figures mean the same on a loaded machine.
 #[cfg(unix)]
-fn thread_cpu() -> f64 {
+pub fn thread_cpu() -> f64 {
     let mut t = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
@@ -38,7 +38,7 @@ fn thread_cpu() -> f64 {
 
 /// Without a thread clock (not unix): wall time.
 #[cfg(not(unix))]
-fn thread_cpu() -> f64 {
+pub fn thread_cpu() -> f64 {
     use std::sync::OnceLock;
     use std::time::Instant;
     static START: OnceLock<Instant> = OnceLock::new();
@@ -69,7 +69,7 @@ fn time_call(call: &LearnCall, repeat: usize) -> Timed {
 }
 
 /// The `q` quantile (nearest rank) of `v`; NaN when empty.
-fn quantile(v: &mut [f64], q: f64) -> f64 {
+pub fn quantile(v: &mut [f64], q: f64) -> f64 {
     if v.is_empty() {
         return f64::NAN;
     }

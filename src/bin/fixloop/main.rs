@@ -2,6 +2,7 @@
 
 mod bench;
 mod bench_learn;
+mod bench_loop;
 mod bench_record;
 mod corpus_check;
 mod demo;
@@ -89,6 +90,9 @@ enum BenchCommand {
     /// Thread CPU time of learn calls: triangle and two-variable DNF draws, and calls
     /// recorded from active-loop runs; median and p95 per workload.
     Learn(bench_learn::LearnBenchArgs),
+    /// Thread CPU of each of the page's label steps (an answer to the next question, and
+    /// Start to the first), a reference program answering, over several seeds.
+    Loop(bench_loop::LoopBenchArgs),
     /// Record the learn calls of active-loop runs on corpus subjects as a workload file.
     Record(bench_record::RecordArgs),
 }
@@ -102,6 +106,7 @@ fn main() -> ExitCode {
         Command::Learn(args) => learn::run(args),
         Command::Bench(BenchCommand::Exec(a)) => bench::main(a),
         Command::Bench(BenchCommand::Learn(a)) => bench_learn::main(a),
+        Command::Bench(BenchCommand::Loop(a)) => bench_loop::main(a),
         Command::Bench(BenchCommand::Record(a)) => bench_record::main(a),
         Command::Eval(eval::EvalCommand {
             merge: Some(eval::EvalSubcommand::Merge(m)),
