@@ -2,6 +2,7 @@
 //! shared by `learn`, hypothetical look-one-ahead learns and the committee.
 
 use super::formula::{Atom, Form, Formula};
+use super::four::{self, Four};
 use super::fxhash::FxHashMap;
 use super::number::Value;
 use super::pool::{self, LabelSet, Pool, TIERS};
@@ -612,7 +613,18 @@ impl Search<'_> {
         {
             return Ok(Some(build(&state.pool, vars, found.form, &found.groups)));
         }
-        for lits in lower.max(4)..=c.max_literals {
+        // Size 4 by exhaustive search too, while it fits its step budget.
+        let mut from = lower.max(4);
+        if from == 4 && c.max_literals >= 4 {
+            match four::search(&state.pool, &ex_mask, &bug_mask, c.max_four_steps) {
+                Four::Found(found) => {
+                    return Ok(Some(build(&state.pool, vars, found.form, &found.groups)))
+                }
+                Four::Impossible => from = 5,
+                Four::Budget => {}
+            }
+        }
+        for lits in from..=c.max_literals {
             // L unit groups of one form are one group of the other form.
             let both = forms.len() == 2;
             let kcap = c.max_clauses.max(1).min(if both { lits - 1 } else { lits });
