@@ -154,7 +154,7 @@ proptest! {
     #[test]
     fn learns_four_literal_formulas_by_sat(f in formula(2, 2), pts in points(20)) {
         prop_assume!(f.literals() == 4 && f.form() == Form::Dnf);
-        let sat_only = LearnConfig { max_four_steps: 0, ..LearnConfig::default() };
+        let sat_only = LearnConfig { max_exhaustive_steps: 0, ..LearnConfig::default() };
         check_learned_with(&f, &label(&f, &pts), &sat_only)?;
     }
 }
@@ -175,18 +175,29 @@ fn seeded_atom(rng: &mut StdRng) -> Atom {
     }
 }
 
-/// The exhaustive search for four literals finds a formula exactly when the SAT search
-/// over the same pool does, with as few groups, consistent with every example: seeded
-/// random targets of every four-literal shape, until `cases` need four literals.
-fn four_literal_search_agrees_with_sat(seed: u64, cases: usize) {
+/// The exhaustive search for `lits` (4 or 5) literals finds a formula exactly when the SAT
+/// search over the same pool does, with as few groups, consistent with every example:
+/// seeded random targets of every shape of that size, until `cases` need `lits` literals.
+fn exhaustive_search_agrees_with_sat(lits: usize, seed: u64, cases: usize, base: &LearnConfig) {
     let mut rng = StdRng::seed_from_u64(seed);
-    let shapes: [&[usize]; 4] = [&[4], &[1, 3], &[2, 2], &[1, 1, 2]];
-    let sat_only = LearnConfig {
-        max_four_steps: 0,
-        max_sat_pool: 600,
-        ..LearnConfig::default()
+    let shapes: &[&[usize]] = if lits == 4 {
+        &[&[4], &[1, 3], &[2, 2], &[1, 1, 2]]
+    } else {
+        &[
+            &[5],
+            &[1, 4],
+            &[2, 3],
+            &[1, 1, 3],
+            &[1, 2, 2],
+            &[1, 1, 1, 2],
+        ]
     };
-    let mut fours = 0;
+    let sat_only = LearnConfig {
+        max_exhaustive_steps: 0,
+        max_sat_pool: 600,
+        ..base.clone()
+    };
+    let mut found = 0;
     for _ in 0..4000 {
         let shape = shapes[rng.random_range(0..shapes.len())];
         let groups: Vec<Vec<Atom>> = shape
@@ -206,33 +217,101 @@ fn four_literal_search_agrees_with_sat(seed: u64, cases: usize) {
             })
             .collect();
         let data = label(&f, &pts);
-        let sat = learn(&names(), &data, &sat_only);
-        let exhaustive = learn(&names(), &data, &LearnConfig::default());
-        assert_eq!(exhaustive.literals, sat.literals, "{exhaustive} vs {sat}");
-        if sat.literals != 4 {
+        let exhaustive = learn(&names(), &data, base);
+        if exhaustive.literals < lits || exhaustive.sat_calls > 0 {
+            // Settled before the exhaustive search of this size (sizes 1 to 3, or 4), or
+            // past its step budget by SAT.
             continue;
         }
-        fours += 1;
+        let sat = learn(&names(), &data, &sat_only);
+        assert_eq!(exhaustive.literals, sat.literals, "{exhaustive} vs {sat}");
+        if sat.literals != lits {
+            continue;
+        }
+        found += 1;
         assert_eq!(exhaustive.clauses, sat.clauses, "{exhaustive} vs {sat}");
         let g = exhaustive.formula.expect("a formula");
         for e in &data {
             assert_eq!(g.eval(&e.point), e.bug, "{g} on {:?}", e.point);
         }
-        if fours == cases {
+        let form_on = match g.form() {
+            Form::Cnf => base.cnf,
+            Form::Dnf => base.dnf,
+        };
+        // A formula keeps one group of the other form for groups of one literal each.
+        let allowed = if form_on {
+            g.clauses() <= base.max_clauses
+        } else {
+            g.clauses() == 1 && g.literals() <= base.max_clauses
+        };
+        assert!(allowed, "{g}");
+        if found == cases {
             return;
         }
     }
-    panic!("only {fours} four-literal cases");
+    panic!("only {found} cases of {lits} literals");
 }
 
 #[test]
 fn exhaustive_four_literal_search_agrees_with_sat() {
-    four_literal_search_agrees_with_sat(4, 6);
+    exhaustive_search_agrees_with_sat(4, 4, 6, &LearnConfig::default());
 }
 
-/// The same over many more cases (about half a minute in release: the SAT side is slow).
+/// The same with one form only, or at most two groups: the search keeps to them.
+#[test]
+fn exhaustive_four_literal_search_keeps_to_the_forms_and_groups_allowed() {
+    let default = LearnConfig::default();
+    for (seed, config) in [
+        (
+            7,
+            LearnConfig {
+                cnf: false,
+                ..default.clone()
+            },
+        ),
+        (
+            8,
+            LearnConfig {
+                dnf: false,
+                ..default.clone()
+            },
+        ),
+        (
+            9,
+            LearnConfig {
+                max_clauses: 2,
+                ..default.clone()
+            },
+        ),
+    ] {
+        exhaustive_search_agrees_with_sat(4, seed, 3, &config);
+    }
+}
+
+/// The same over many more cases, and for five literals (slow: the SAT side takes up to
+/// seconds a case).
 #[test]
 #[ignore]
-fn exhaustive_four_literal_search_agrees_with_sat_often() {
-    four_literal_search_agrees_with_sat(5, 80);
+fn exhaustive_four_and_five_literal_search_agrees_with_sat_often() {
+    let default = LearnConfig::default();
+    exhaustive_search_agrees_with_sat(4, 5, 80, &default);
+    exhaustive_search_agrees_with_sat(5, 6, 20, &default);
+    exhaustive_search_agrees_with_sat(
+        5,
+        10,
+        5,
+        &LearnConfig {
+            cnf: false,
+            ..default.clone()
+        },
+    );
+    exhaustive_search_agrees_with_sat(
+        5,
+        11,
+        5,
+        &LearnConfig {
+            max_clauses: 2,
+            ..default
+        },
+    );
 }

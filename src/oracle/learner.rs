@@ -2,13 +2,13 @@
 //! shared by `learn`, hypothetical look-one-ahead learns and the committee.
 
 use super::formula::{Atom, Form, Formula};
-use super::four::{self, Four};
 use super::fxhash::FxHashMap;
+use super::medium::{self, Outcome};
 use super::number::Value;
 use super::pool::{self, LabelSet, Pool, TIERS};
 use super::sat::{self, Answer, Encoding};
 use super::simplex::{self, Separation};
-use super::small;
+use super::small::{self, Forms};
 use super::{Example, LearnConfig, LearnReport, OracleError, StopReason};
 use std::collections::HashMap;
 
@@ -607,21 +607,32 @@ impl Search<'_> {
                 bug_mask[p / 64] |= 1 << (p % 64);
             }
         }
+        let allowed = Forms {
+            cnf: c.cnf,
+            dnf: c.dnf,
+            max_groups: c.max_clauses.max(1),
+        };
         // Sizes 1..=3 by exhaustive bitset search (fast to prove impossible).
-        if let Some(found) =
-            small::smallest(&state.pool, &ex_mask, &bug_mask, lower, c.max_literals)
-        {
+        if let Some(found) = small::smallest(
+            &state.pool,
+            &ex_mask,
+            &bug_mask,
+            allowed,
+            lower,
+            c.max_literals,
+        ) {
             return Ok(Some(build(&state.pool, vars, found.form, &found.groups)));
         }
-        // Size 4 by exhaustive search too, while it fits its step budget.
+        // Sizes 4 and 5 by exhaustive search too, while each fits its step budget.
         let mut from = lower.max(4);
-        if from == 4 && c.max_literals >= 4 {
-            match four::search(&state.pool, &ex_mask, &bug_mask, c.max_four_steps) {
-                Four::Found(found) => {
+        while from <= c.max_literals.min(5) {
+            let steps = c.max_exhaustive_steps;
+            match medium::search(&state.pool, &ex_mask, &bug_mask, allowed, from, steps) {
+                Outcome::Found(found) => {
                     return Ok(Some(build(&state.pool, vars, found.form, &found.groups)))
                 }
-                Four::Impossible => from = 5,
-                Four::Budget => {}
+                Outcome::Impossible => from += 1,
+                Outcome::Budget => break,
             }
         }
         for lits in from..=c.max_literals {

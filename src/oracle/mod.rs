@@ -21,13 +21,14 @@
 //! limit is a count ([`LearnConfig`]).
 //!
 //! Cost model: sizes 1 to 3 are settled by an exhaustive bitset search over the whole
-//! pool (sub-millisecond for tens of examples), size 4 by an exhaustive search that
-//! branches on the point fewest literals can settle and buckets pairs by what they cover
-//! (bounded by `max_four_steps`; SAT takes over past it); sizes 5 and up go to varisat
-//! over the simplest `max_sat_pool` literals, bounded by `max_sat_calls` and
-//! `max_conflicts` (varisat 0.2 has no conflict-limit API: the learner counts learned
-//! clauses in varisat's proof stream and stops the solver through it). Hard random
-//! targets of 5+ literals are the latency tail (see `benches/oracle_learn.rs`).
+//! pool (sub-millisecond for tens of examples), sizes 4 and 5 by an exhaustive search
+//! that branches on the point fewest literals can settle and buckets small groups by the
+//! points they hold on (bounded by `max_exhaustive_steps`; SAT takes over past it); sizes
+//! 6 and up go to varisat over the simplest `max_sat_pool` literals, bounded by
+//! `max_sat_calls` and `max_conflicts` (varisat 0.2 has no conflict-limit API: the
+//! learner counts learned clauses in varisat's proof stream and stops the solver through
+//! it). Hard random targets of 6+ literals are the latency tail (see
+//! `benches/oracle_learn.rs`).
 //!
 //! ```
 //! use fixloop::oracle::{learn, Example, Formula, LearnConfig, StopReason, Value};
@@ -56,9 +57,9 @@
 mod cegis;
 mod conflicts;
 mod formula;
-mod four;
 mod fxhash;
 mod learner;
+mod medium;
 mod number;
 mod parser;
 mod pool;
@@ -103,9 +104,10 @@ pub struct LearnConfig {
     /// literals and up (sizes 1 to 3 are searched exhaustively over the whole pool).
     /// This bounds the cost of one SAT call. Default 150.
     pub max_sat_pool: usize,
-    /// Most steps (candidate literals looked at) of the exhaustive search for formulas of
-    /// four literals; beyond it the SAT search settles size 4. Default 1 000 000.
-    pub max_four_steps: u64,
+    /// Most steps (candidate literals and buckets looked at) of the exhaustive search for
+    /// formulas of four literals, and again of five; past it the SAT search settles that
+    /// size. Default 1 000 000.
+    pub max_exhaustive_steps: u64,
     /// Most SAT calls in one learn call. Default 400.
     pub max_sat_calls: usize,
     /// Most SAT conflicts (learned clauses) in one learn call, over all its SAT calls;
@@ -150,7 +152,7 @@ impl Default for LearnConfig {
             max_clauses: 4,
             max_pool: 600,
             max_sat_pool: 150,
-            max_four_steps: 1_000_000,
+            max_exhaustive_steps: 1_000_000,
             max_sat_calls: 400,
             max_conflicts: 200_000,
             cnf: true,

@@ -12,6 +12,42 @@ pub(crate) struct Found {
     pub key: (usize, usize, u32, u8),
 }
 
+/// Which formulas the configuration allows: the forms tried and the most groups.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Forms {
+    pub cnf: bool,
+    pub dnf: bool,
+    pub max_groups: usize,
+}
+
+impl Forms {
+    /// The allowed formula equal to `groups` in `form`, if any: as it is, or - a single
+    /// group of a form not tried - the other form's groups of one literal each.
+    pub(crate) fn allowed(
+        &self,
+        form: Form,
+        groups: Vec<Vec<usize>>,
+    ) -> Option<(Form, Vec<Vec<usize>>)> {
+        let on = |f: Form| match f {
+            Form::Cnf => self.cnf,
+            Form::Dnf => self.dnf,
+        };
+        if on(form) && groups.len() <= self.max_groups {
+            return Some((form, groups));
+        }
+        let other = match form {
+            Form::Cnf => Form::Dnf,
+            Form::Dnf => Form::Cnf,
+        };
+        match groups.as_slice() {
+            [one] if on(other) && one.len() <= self.max_groups => {
+                Some((other, one.iter().map(|&l| vec![l]).collect()))
+            }
+            _ => None,
+        }
+    }
+}
+
 /// Rank of a form on full ties: conjunctions (DNF) first, since bug regions are usually
 /// small and a conjunction describes a small region.
 pub(crate) fn form_rank(form: Form) -> u8 {
@@ -27,6 +63,7 @@ pub(crate) fn smallest(
     pool: &Pool,
     ex_mask: &[u64],
     bug_mask: &[u64],
+    forms: Forms,
     lower: usize,
     upper: usize,
 ) -> Option<Found> {
@@ -37,9 +74,9 @@ pub(crate) fn smallest(
     // their own instance, whose word loops the compiler unrolls; any other length, one
     // with the length read at run time.
     match ex_mask.len() {
-        1 => SmallSearch::<1>::new(pool, ex_mask, bug_mask).first(lower, upper),
-        2 => SmallSearch::<2>::new(pool, ex_mask, bug_mask).first(lower, upper),
-        _ => SmallSearch::<0>::new(pool, ex_mask, bug_mask).first(lower, upper),
+        1 => SmallSearch::<1>::new(pool, ex_mask, bug_mask, forms).first(lower, upper),
+        2 => SmallSearch::<2>::new(pool, ex_mask, bug_mask, forms).first(lower, upper),
+        _ => SmallSearch::<0>::new(pool, ex_mask, bug_mask, forms).first(lower, upper),
     }
 }
 
@@ -49,6 +86,7 @@ pub(crate) fn smallest(
 /// time (0: read `words`).
 struct SmallSearch<'a, const W: usize> {
     pool: &'a Pool,
+    forms: Forms,
     words: usize,
     /// Literal `i`'s truth on the examples: words `i * words ..`.
     t: Vec<u64>,
@@ -62,7 +100,7 @@ struct SmallSearch<'a, const W: usize> {
 
 impl<'a, const W: usize> SmallSearch<'a, W> {
     /// The search over `pool` for the examples `ex_mask`, of which `bug_mask` are bugs.
-    fn new(pool: &'a Pool, ex_mask: &[u64], bug_mask: &[u64]) -> SmallSearch<'a, W> {
+    fn new(pool: &'a Pool, ex_mask: &[u64], bug_mask: &[u64], forms: Forms) -> SmallSearch<'a, W> {
         let words = ex_mask.len();
         let neg: Vec<u64> = ex_mask.iter().zip(bug_mask).map(|(e, b)| e & !b).collect();
         let pos = bug_mask.to_vec();
@@ -79,6 +117,7 @@ impl<'a, const W: usize> SmallSearch<'a, W> {
         let b_set: Vec<usize> = (0..n).filter(|&i| in_b[i]).collect();
         SmallSearch {
             pool,
+            forms,
             words,
             t,
             pos,
@@ -114,6 +153,7 @@ impl<'a, const W: usize> SmallSearch<'a, W> {
     /// Smallest-key formula with exactly `lits` literals (1..=3), if any.
     fn search(&self, lits: usize) -> Option<Found> {
         let pool = self.pool;
+        let forms = &self.forms;
         let (pos, neg) = (self.pos.as_slice(), self.neg.as_slice());
         let (a_set, b_set) = (&self.a_set, &self.b_set);
         let t = |i: usize| self.row(i);
@@ -123,7 +163,7 @@ impl<'a, const W: usize> SmallSearch<'a, W> {
             1 => {
                 for &a in a_set {
                     if self.in_b[a] {
-                        offer(pool, &mut best, Form::Dnf, vec![vec![a]]);
+                        offer(pool, forms, &mut best, Form::Dnf, vec![vec![a]]);
                     }
                 }
             }
@@ -131,14 +171,14 @@ impl<'a, const W: usize> SmallSearch<'a, W> {
                 for (x, &a) in a_set.iter().enumerate() {
                     for &b in &a_set[x + 1..] {
                         if and_disjoint(t(a), t(b), neg) {
-                            offer(pool, &mut best, Form::Dnf, vec![vec![a, b]]);
+                            offer(pool, forms, &mut best, Form::Dnf, vec![vec![a, b]]);
                         }
                     }
                 }
                 for (x, &a) in b_set.iter().enumerate() {
                     for &b in &b_set[x + 1..] {
                         if or_covers(t(a), t(b), pos) {
-                            offer(pool, &mut best, Form::Cnf, vec![vec![a, b]]);
+                            offer(pool, forms, &mut best, Form::Cnf, vec![vec![a, b]]);
                         }
                     }
                 }
@@ -150,7 +190,7 @@ impl<'a, const W: usize> SmallSearch<'a, W> {
                         and_into(&mut ab, t(a), t(b));
                         for &c in &a_set[y + 1..] {
                             if and_disjoint(&ab, t(c), neg) {
-                                offer(pool, &mut best, Form::Dnf, vec![vec![a, b, c]]);
+                                offer(pool, forms, &mut best, Form::Dnf, vec![vec![a, b, c]]);
                             }
                         }
                     }
@@ -160,12 +200,12 @@ impl<'a, const W: usize> SmallSearch<'a, W> {
                         or_into(&mut ab, t(a), t(b));
                         for &c in &b_set[y + 1..] {
                             if or_covers(&ab, t(c), pos) {
-                                offer(pool, &mut best, Form::Cnf, vec![vec![a, b, c]]);
+                                offer(pool, forms, &mut best, Form::Cnf, vec![vec![a, b, c]]);
                             }
                         }
                     }
                 }
-                if best.is_some() {
+                if best.is_some() || self.forms.max_groups < 2 {
                     return best;
                 }
                 self.two_groups(&mut best);
@@ -181,6 +221,7 @@ impl<'a, const W: usize> SmallSearch<'a, W> {
     /// forms are searched one after the other, each in the order (b, c, a).
     fn two_groups(&self, best: &mut Option<Found>) {
         let pool = self.pool;
+        let forms = &self.forms;
         let n = pool.lits.len();
         let (pos, neg) = (self.pos.as_slice(), self.neg.as_slice());
         let t = |i: usize| self.row(i);
@@ -203,7 +244,7 @@ impl<'a, const W: usize> SmallSearch<'a, W> {
                 }
                 for &a in &self.a_set {
                     if a != b && a != c && disjoint(t(a), &rest) {
-                        offer(pool, best, Form::Cnf, vec![vec![a], vec![b, c]]);
+                        offer(pool, forms, best, Form::Cnf, vec![vec![a], vec![b, c]]);
                     }
                 }
             }
@@ -226,7 +267,7 @@ impl<'a, const W: usize> SmallSearch<'a, W> {
                 }
                 for &a in &self.b_set {
                     if a != b && a != c && covers(t(a), &rest) {
-                        offer(pool, best, Form::Dnf, vec![vec![a], vec![b, c]]);
+                        offer(pool, forms, best, Form::Dnf, vec![vec![a], vec![b, c]]);
                     }
                 }
             }
@@ -311,7 +352,16 @@ fn or_into(out: &mut [u64], a: &[u64], b: &[u64]) {
     }
 }
 
-fn offer(pool: &Pool, best: &mut Option<Found>, form: Form, groups: Vec<Vec<usize>>) {
+fn offer(
+    pool: &Pool,
+    forms: &Forms,
+    best: &mut Option<Found>,
+    form: Form,
+    groups: Vec<Vec<usize>>,
+) {
+    let Some((form, groups)) = forms.allowed(form, groups) else {
+        return;
+    };
     let all = groups.iter().flatten();
     let key = (
         groups.len(),
