@@ -1,5 +1,7 @@
-// The learner's benchmark workloads (src/oracle/workloads.rs) in wasm32 with the page's
-// build profile (cargo profile release-wasm, wasm-bindgen, wasm-opt -Os as Trunk runs it),
+// The learner's benchmark workloads (src/oracle/workloads.rs) in wasm32 with the build
+// profile of the page's worker, where the learner runs (cargo profile release-worker,
+// wasm-bindgen, wasm-opt -O3 as Trunk runs it; PROFILE=release-wasm WASM_OPT=-Os gives the
+// page's own profile),
 // timed in node and in headless Chromium, beside native thread CPU (`fixloop bench learn`).
 // Wasm figures: in node the process's CPU time (process.cpuUsage(), microseconds; node
 // runs the wasm on one thread), in Chromium the page's clock (performance.now(), wall
@@ -23,12 +25,14 @@ const out = join(target, 'bench-wasm');
 const loadavg = async () => (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28 }).toString();
 
-run('cargo', ['build', '--profile', 'release-wasm', '--target', 'wasm32-unknown-unknown', '--example', 'learn_bench_wasm']);
+const profile = process.env.PROFILE ?? 'release-worker';
+const optLevel = process.env.WASM_OPT ?? '-O3';
+run('cargo', ['build', '--profile', profile, '--target', 'wasm32-unknown-unknown', '--example', 'learn_bench_wasm']);
 await mkdir(out, { recursive: true });
 await writeFile(join(out, 'package.json'), '{"type":"module"}');
-run('wasm-bindgen', ['--target', 'web', '--no-typescript', '--out-dir', out, join(target, 'wasm32-unknown-unknown/release-wasm/examples/learn_bench_wasm.wasm')]);
+run('wasm-bindgen', ['--target', 'web', '--no-typescript', '--out-dir', out, join(target, `wasm32-unknown-unknown/${profile}/examples/learn_bench_wasm.wasm`)]);
 const wasm = join(out, 'learn_bench_wasm_bg.wasm');
-run('wasm-opt', ['-Os', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue', wasm, '-o', wasm]);
+run('wasm-opt', [optLevel, '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue', wasm, '-o', wasm]);
 
 console.log(`load average before: ${await loadavg()}`);
 const native = JSON.parse(run(process.env.FIXLOOP ?? join(target, 'release/fixloop'), ['bench', 'learn', '--json', '--repeat', String(repeat), ...(only ? ['--only', only] : [])]));

@@ -20,3 +20,10 @@ pub mod session;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;
+
+/// The allocator of every wasm32 build (the page, its worker, the wasm benchmarks and
+/// tests): talc, which is faster than Rust's default wasm allocator on the learner's
+/// many small allocations.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

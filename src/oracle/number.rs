@@ -232,11 +232,22 @@ impl Value {
 /// `simplest_in` for integers `lo < hi`: the roundest integer in `[lo, hi)` nearest the
 /// midpoint.
 fn simplest_int(lo: i64, hi: i64) -> i64 {
+    let bound = lo.unsigned_abs().max(hi.unsigned_abs());
+    // Every intermediate below is at most about 4 * bound: in i64 when that fits (i128
+    // multiplication and division are library calls on 32-bit and wasm targets).
+    if bound < 1 << 60 {
+        simplest_int_small(lo, hi, bound)
+    } else {
+        simplest_int_wide(lo, hi, bound)
+    }
+}
+
+/// [`simplest_int`] in `i128` arithmetic, for any bounds.
+fn simplest_int_wide(lo: i64, hi: i64, bound: u64) -> i64 {
     let mid2 = lo as i128 + hi as i128; // twice the midpoint
                                         // Powers of ten from 10^18 down. A multiple of p above max(|lo|, |hi|) lies in
                                         // [lo, hi) only if 0 does: those powers are skipped.
     let spans_zero = lo <= 0 && 0 < hi;
-    let bound = lo.unsigned_abs().max(hi.unsigned_abs());
     for k in (0..=18).rev() {
         let p = POWERS_OF_TEN[k];
         if !spans_zero && p as u64 > bound {
@@ -257,6 +268,34 @@ fn simplest_int(lo: i64, hi: i64) -> i64 {
                 }
             }
             return (best * p) as i64;
+        }
+    }
+    lo
+}
+
+/// [`simplest_int`] in `i64` arithmetic, for `bound = max(|lo|, |hi|) < 2^60`.
+fn simplest_int_small(lo: i64, hi: i64, bound: u64) -> i64 {
+    let mid2 = lo + hi;
+    let spans_zero = lo <= 0 && 0 < hi;
+    for k in (0..=18).rev() {
+        let p = POWERS_OF_TEN[k];
+        if !spans_zero && p as u64 > bound {
+            continue;
+        }
+        let first = lo.div_euclid(p) + i64::from(lo.rem_euclid(p) != 0);
+        let last_excl = hi.div_euclid(p) + i64::from(hi.rem_euclid(p) != 0);
+        if first < last_excl {
+            // Multiples of p no larger in size than bound + p <= 2 * bound (p <= bound
+            // here unless 0 is in the gap, and then m below is 0 or 1 with p <= 10^18).
+            let m = mid2.div_euclid(2 * p);
+            let mut best = first;
+            for cand in [m, m + 1] {
+                let c = cand.clamp(first, last_excl - 1);
+                if (2 * c * p - mid2).abs() < (2 * best * p - mid2).abs() {
+                    best = c;
+                }
+            }
+            return best * p;
         }
     }
     lo
@@ -369,6 +408,35 @@ impl fmt::Display for Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn simplest_int_in_i64_equals_the_i128_computation() {
+        // A seeded walk over gaps of every size, signs and magnitude up to 2^60.
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..20_000 {
+            let scale = 1u64 << (next() % 61);
+            let lo = (next() % scale) as i64 * if next() % 2 == 0 { 1 } else { -1 };
+            let width = 1 + (next() % scale.max(2)) as i64;
+            let Some(hi) = lo.checked_add(width) else {
+                continue;
+            };
+            let bound = lo.unsigned_abs().max(hi.unsigned_abs());
+            if bound >= 1 << 60 {
+                continue;
+            }
+            assert_eq!(
+                simplest_int_small(lo, hi, bound),
+                simplest_int_wide(lo, hi, bound),
+                "{lo} {hi}"
+            );
+        }
+    }
 
     #[test]
     fn parse_and_print_round_trip() {

@@ -545,6 +545,9 @@ impl<'a> Columns<'a> {
         let column = self.column(atom);
         for (i, (lhs, p)) in column.iter().zip(points).enumerate() {
             let fast = match (lhs, rhs) {
+                // An integer constant needs no multiplication (an i128 one is a library
+                // call on wasm32).
+                (Some(l), Some((num, 1))) => Some(rel.holds(l.cmp(&num))),
                 (Some(l), Some((num, den))) => l.checked_mul(den).map(|l| rel.holds(l.cmp(&num))),
                 _ => None,
             };
