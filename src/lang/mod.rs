@@ -556,6 +556,9 @@ impl Program {
         } else {
             self.inner.prefix.start(limits)
         };
+        if let prefix::Start::Whole(e) = &start {
+            return (**e).clone();
+        }
         let mut vm = match &start {
             prefix::Start::Snapshot(snap) => vm::Vm::from_snapshot(code, limits, stdin, snap),
             _ => match vm::Vm::new(code, limits, stdin) {
@@ -574,18 +577,22 @@ impl Program {
         if let Some(h) = handler {
             vm.set_hole_handler(h);
         }
+        // Set when a probing run ends without reading input: every run ends so.
+        let mut input_free = false;
         let r = match start {
             prefix::Start::Snapshot(_) => vm.resume(),
-            prefix::Start::Scratch => vm.run_function(self.inner.entry, args),
+            prefix::Start::Scratch | prefix::Start::Whole(_) => {
+                vm.run_function(self.inner.entry, args)
+            }
             prefix::Start::Probe => {
                 vm.pause_before_input(true);
                 let r = vm.run_function(self.inner.entry, args);
                 vm.pause_before_input(false);
                 if matches!(r, Err((vm::Trap::Paused, _))) {
-                    self.inner.prefix.offer(limits, Some(&vm));
+                    self.inner.prefix.offer(limits, &vm);
                     vm.resume()
                 } else {
-                    self.inner.prefix.offer(limits, None);
+                    input_free = true;
                     r
                 }
             }
@@ -612,13 +619,17 @@ impl Program {
                 .map(|(i, _)| i as u32)
                 .collect()
         });
-        Execution {
+        let execution = Execution {
             steps: vm.steps(),
             undefined: vm.undefined(),
             stdout: std::mem::take(&mut vm.stdout),
             outcome,
             coverage,
+        };
+        if input_free {
+            self.inner.prefix.offer_whole(limits, &execution);
         }
+        execution
     }
 
     /// Runs `main` with `stdin` (`argc` is 1, `argv` is null). For a function-shaped
