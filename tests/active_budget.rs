@@ -40,12 +40,13 @@ fn labeller(q: &Query) -> Option<Label> {
     })
 }
 
-/// Single-variable atoms, no simplex: no formula within the limits, so the SAT search
-/// runs until its limits.
+/// Single-variable atoms, no simplex, and sizes 4 and 5 left to SAT (no exhaustive
+/// search): no formula within the limits, so the SAT search runs until its limits.
 fn hard() -> LearnConfig {
     LearnConfig {
         max_literals: 5,
         max_clauses: 2,
+        max_exhaustive_steps: 0,
         pair_atoms: false,
         triple_atoms: false,
         simplex: false,
