@@ -152,6 +152,7 @@ impl TestSuite {
             order: Vec::new(),
         };
         let mut max_steps = 0;
+        // (steps of the original's run, test) per group.
         let mut failing = Vec::new();
         let mut passing = Vec::new();
         for i in 0..suite.tests.len() {
@@ -160,13 +161,18 @@ impl TestSuite {
             let r = suite.result(&exec);
             suite.original.push(r);
             if suite.passes(i, &exec) {
-                passing.push(i);
+                passing.push((exec.steps, i));
             } else {
-                failing.push(i);
+                failing.push((exec.steps, i));
             }
         }
         suite.limits.fuel = limits.fuel.min(max_steps.saturating_mul(10).max(100_000));
-        suite.order = failing.into_iter().chain(passing).collect();
+        // Within each group the quickest tests first: most candidates fail some test,
+        // and on a slow program (a loop as long as its input) the runs that reject them
+        // cheaply are the short ones.
+        failing.sort();
+        passing.sort();
+        suite.order = failing.into_iter().chain(passing).map(|(_, i)| i).collect();
         suite
     }
 
@@ -191,7 +197,8 @@ impl TestSuite {
     }
 
     /// Test indices, the ones the original program fails first (a wrong candidate is
-    /// usually rejected by the first run).
+    /// usually rejected by the first run), each group by the original's steps, fewest
+    /// first.
     pub fn order(&self) -> &[usize] {
         &self.order
     }
