@@ -346,10 +346,22 @@ impl RepairSource {
         match &s.kind {
             StmtKind::Expr(e) | StmtKind::Return(Some(e)) => own_expr(e, self),
             StmtKind::Decl(d) => {
-                for dl in &d.declarators {
-                    if let Some(Initializer::Expr(e)) = &dl.init {
-                        own_expr(e, self);
+                // Every initialiser expression, the elements of a brace list too (a wrong
+                // entry of a local table is a constant to replace like any other).
+                fn items<'i>(init: &'i Initializer, out: &mut Vec<&'i Expr>) {
+                    match init {
+                        Initializer::Expr(e) => out.push(e),
+                        Initializer::List { items: list, .. } => {
+                            list.iter().for_each(|i| items(i, out));
+                        }
                     }
+                }
+                let mut exprs = Vec::new();
+                for init in d.declarators.iter().filter_map(|dl| dl.init.as_ref()) {
+                    items(init, &mut exprs);
+                }
+                for e in exprs {
+                    own_expr(e, self);
                 }
             }
             StmtKind::Block(b) => self.index_block(b, func),
