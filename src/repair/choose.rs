@@ -38,6 +38,11 @@ pub struct ChooseConfig {
     /// settings, each number with a sign the tests have at its position) after each
     /// search, on which the remaining patches are compared. Default 200.
     pub inputs: usize,
+    /// Most steps the runs on those inputs (the program as it is and every patch) may
+    /// take after one search; past it the inputs checked so far are all there is. A slow
+    /// program (a loop as long as its input) would otherwise make its user wait minutes
+    /// after repair. Default 200 000 000 (about two seconds natively).
+    pub max_check_steps: u64,
 }
 
 impl Default for ChooseConfig {
@@ -45,6 +50,7 @@ impl Default for ChooseConfig {
         ChooseConfig {
             questions: 5,
             inputs: 200,
+            max_check_steps: 200_000_000,
         }
     }
 }
@@ -595,55 +601,82 @@ impl PatchChooser {
         .filter(|input| signs.familiar(input))
         .take(self.config.inputs)
         .collect();
-        let extractor = &self.repair.extractor;
-        let limits = &self.limits;
-        let checked = &self.checked;
         self.confirmed = false;
         self.upheld = 0;
-        self.original = match &self.program {
-            Some(program) => checked
-                .iter()
-                .map(|input| run(program, input, limits, extractor))
-                .collect(),
-            None => Vec::new(),
-        };
-        self.contenders = self
+        self.check(progress);
+    }
+
+    /// Runs the program as it is and every patch of the latest report on the checked
+    /// inputs, one input at a time, until the runs have taken
+    /// [`ChooseConfig::max_check_steps`] steps or `progress` says stop; the inputs not
+    /// reached are dropped.
+    fn check(&mut self, progress: &mut dyn FnMut(&Progress) -> Control) {
+        let extractor = &self.repair.extractor;
+        let limits = &self.limits;
+        let programs: Vec<(usize, Program)> = self
             .report
             .patches
             .iter()
             .enumerate()
-            .filter_map(|(i, p)| {
-                let program = compile(&p.patched_source).ok()?;
-                let runs = checked
-                    .iter()
-                    .map(|input| run(&program, input, limits, extractor))
-                    .collect();
-                Some(Contender {
-                    patch: i,
-                    alive: true,
-                    runs,
-                })
+            .filter_map(|(i, p)| Some((i, compile(&p.patched_source).ok()?)))
+            .collect();
+        self.original = Vec::new();
+        self.contenders = programs
+            .iter()
+            .map(|&(patch, _)| Contender {
+                patch,
+                alive: true,
+                runs: Vec::new(),
             })
             .collect();
+        let stats = &self.report.stats;
+        let mut snapshot = Progress {
+            test_executions: stats.test_executions,
+            candidates: stats.candidates,
+            candidates_decided: stats.candidates_decided,
+            plausible: self.report.patches.len(),
+            best_cost: self.report.patches.iter().map(|p| p.cost).min(),
+        };
+        let mut steps = 0u64;
+        let mut reached = 0;
+        for input in &self.checked {
+            if steps >= self.config.max_check_steps || progress(&snapshot) == Control::Stop {
+                break;
+            }
+            if let Some(program) = &self.program {
+                let (r, used) = run(program, input, limits, extractor);
+                self.original.push(r);
+                steps = steps.saturating_add(used);
+            }
+            for (c, (_, program)) in self.contenders.iter_mut().zip(&programs) {
+                let (r, used) = run(program, input, limits, extractor);
+                c.runs.push(r);
+                steps = steps.saturating_add(used);
+            }
+            snapshot.test_executions += 1 + programs.len() as u64;
+            reached += 1;
+        }
+        self.checked.truncate(reached);
     }
 }
 
-/// Runs `program` on `input` and reads its answer.
+/// Runs `program` on `input` and reads its answer; with the steps the run took.
 fn run(
     program: &Program,
     input: &[Num],
     limits: &Limits,
     extractor: &crate::corpus::AnswerExtractor,
-) -> Run {
+) -> (Run, u64) {
     let exec = program.run_test(input, limits);
     let stdout = String::from_utf8_lossy(&exec.stdout).into_owned();
     let status = status_of(&exec.outcome);
-    Run {
+    let run = Run {
         status,
         answer: extractor.answer(&stdout).map(|a| normalize(&a)),
         clean: exec.exited() && exec.undefined.is_none(),
         stdout,
-    }
+    };
+    (run, exec.steps)
 }
 
 /// The limits of the patches' runs on checked inputs: `limits` with the fuel cut to 10x
@@ -762,12 +795,16 @@ mod tests {
     }
 
     fn start(questions: usize) -> PatchChooser {
-        // Two tests leave many plausible patches that differ elsewhere.
-        let tests = parse_tests("1 2 => 2\n3 3 => 3\n").unwrap();
-        let config = ChooseConfig {
+        start_with(ChooseConfig {
             questions,
             inputs: 100,
-        };
+            ..ChooseConfig::default()
+        })
+    }
+
+    fn start_with(config: ChooseConfig) -> PatchChooser {
+        // Two tests leave many plausible patches that differ elsewhere.
+        let tests = parse_tests("1 2 => 2\n3 3 => 3\n").unwrap();
         PatchChooser::start(
             BUGGY,
             &tests,
@@ -776,6 +813,44 @@ mod tests {
             &config,
             &mut |_| Control::Continue,
         )
+    }
+
+    #[test]
+    fn the_runs_on_fresh_inputs_stop_at_their_step_budget() {
+        let all = start(5);
+        assert_eq!(all.disagreement().checked, 100);
+        // Each run of this program takes a few steps: a budget of 60 stops after some
+        // inputs, with the program as it is and every patch run on each input kept.
+        let cut = start_with(ChooseConfig {
+            questions: 5,
+            inputs: 100,
+            max_check_steps: 60,
+        });
+        let checked = cut.disagreement().checked;
+        assert!((1..10).contains(&checked), "{checked}");
+        assert_eq!(cut.patches().len(), all.patches().len());
+        assert!(cut.contenders.iter().all(|c| c.runs.len() == checked));
+        assert_eq!(cut.original.len(), checked);
+        // The check reports its runs as test executions past the repair's: a hook that
+        // says stop after three inputs' runs leaves three inputs checked.
+        let tests = parse_tests("1 2 => 2\n3 3 => 3\n").unwrap();
+        let per_input = 1 + all.contenders.len() as u64;
+        let stop_at = all.report().stats.test_executions + 3 * per_input;
+        let stopped = PatchChooser::start(
+            BUGGY,
+            &tests,
+            None,
+            &RepairConfig::default(),
+            &ChooseConfig::default(),
+            &mut |p| {
+                if p.test_executions >= stop_at {
+                    Control::Stop
+                } else {
+                    Control::Continue
+                }
+            },
+        );
+        assert_eq!(stopped.disagreement().checked, 3);
     }
 
     #[test]

@@ -43,12 +43,19 @@ pub fn repair_config(session: &Session, active: &PlaygroundLoop) -> RepairConfig
     }
 }
 
+/// The page's question settings with a budget of `questions` (`fixloop eval` uses them
+/// too): [`CHECKED_INPUTS`] fresh inputs, the rest as [`ChooseConfig::default`].
+pub fn page_choose_config(questions: usize) -> ChooseConfig {
+    ChooseConfig {
+        questions,
+        inputs: CHECKED_INPUTS,
+        ..ChooseConfig::default()
+    }
+}
+
 /// The question settings of a session.
 pub fn choose_config(session: &Session) -> ChooseConfig {
-    ChooseConfig {
-        questions: session.settings.questions,
-        inputs: CHECKED_INPUTS,
-    }
+    page_choose_config(session.settings.questions)
 }
 
 /// The loop's labelled tests as repair tests, and its learned oracle.

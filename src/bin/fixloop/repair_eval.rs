@@ -17,10 +17,10 @@ use fixloop::corpus::AnswerExtractor;
 use fixloop::corpus::Subject;
 use fixloop::lang::inputs::program_inputs;
 use fixloop::lang::{compile, Limits};
-use fixloop::repair::choose::{ChoiceAnswer, ChooseConfig, ChooseStep, PatchChooser};
+use fixloop::repair::choose::{ChoiceAnswer, ChooseStep, PatchChooser};
 use fixloop::repair::tests::repair_tests;
 use fixloop::repair::{Control, Engine, LearnedOracle, Progress, RepairConfig, RepairTest};
-use fixloop::session::repair_phase::{page_repair_config, CHECKED_INPUTS};
+use fixloop::session::repair_phase::{page_choose_config, page_repair_config};
 use serde::{Deserialize, Serialize};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -373,10 +373,7 @@ fn evaluate(
         config.engine = engine;
     }
     let max_questions = budgets.iter().copied().max().unwrap_or(0);
-    let choose = ChooseConfig {
-        questions: max_questions,
-        inputs: CHECKED_INPUTS,
-    };
+    let choose = page_choose_config(max_questions);
     // The bound and the times are CPU time of this thread when the platform tells it
     // (the machine is shared), else wall time; the bound covers every search of the
     // subject (the first and those after answers ruled every patch out).
