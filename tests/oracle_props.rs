@@ -16,19 +16,22 @@ fn names() -> Vec<String> {
 /// One atom of the template language: x <= c, x >= c, x = c, x != c, x - y <= c,
 /// x = y, x + y <= c.
 fn atom() -> impl Strategy<Value = Atom> {
-    (0..7u8, 0..NVARS, 0..NVARS, -3i64..=3).prop_map(|(kind, x, y, c)| {
-        let y = if y == x { (x + 1) % NVARS } else { y };
-        let c = Value::Int(c);
-        match kind {
-            0 => Atom::var_const(x, Rel::Le, c),
-            1 => Atom::var_const(x, Rel::Ge, c),
-            2 => Atom::var_const(x, Rel::Eq, c),
-            3 => Atom::var_const(x, Rel::Ne, c),
-            4 => Atom::new(&[(x, 1), (y, -1)], Rel::Le, c),
-            5 => Atom::new(&[(x, 1), (y, -1)], Rel::Eq, Value::ZERO),
-            _ => Atom::new(&[(x, 1), (y, 1)], Rel::Le, c),
-        }
-    })
+    (0..7u8, 0..NVARS, 0..NVARS, -3i64..=3).prop_map(|(kind, x, y, c)| make_atom(kind, x, y, c))
+}
+
+/// Atom `kind` (0 to 6) over variables `x`, `y` (another one when equal) and constant `c`.
+fn make_atom(kind: u8, x: usize, y: usize, c: i64) -> Atom {
+    let y = if y == x { (x + 1) % NVARS } else { y };
+    let c = Value::Int(c);
+    match kind {
+        0 => Atom::var_const(x, Rel::Le, c),
+        1 => Atom::var_const(x, Rel::Ge, c),
+        2 => Atom::var_const(x, Rel::Eq, c),
+        3 => Atom::var_const(x, Rel::Ne, c),
+        4 => Atom::new(&[(x, 1), (y, -1)], Rel::Le, c),
+        5 => Atom::new(&[(x, 1), (y, -1)], Rel::Eq, Value::ZERO),
+        _ => Atom::new(&[(x, 1), (y, 1)], Rel::Le, c),
+    }
 }
 
 /// A CNF or DNF of up to `max_groups` groups of up to `max_len` literals.
@@ -162,17 +165,8 @@ proptest! {
 /// A random atom of the template language, as [`atom`] draws them.
 fn seeded_atom(rng: &mut StdRng) -> Atom {
     let (x, y) = (rng.random_range(0..NVARS), rng.random_range(0..NVARS));
-    let y = if y == x { (x + 1) % NVARS } else { y };
-    let c = Value::Int(rng.random_range(-3i64..=3));
-    match rng.random_range(0..7u8) {
-        0 => Atom::var_const(x, Rel::Le, c),
-        1 => Atom::var_const(x, Rel::Ge, c),
-        2 => Atom::var_const(x, Rel::Eq, c),
-        3 => Atom::var_const(x, Rel::Ne, c),
-        4 => Atom::new(&[(x, 1), (y, -1)], Rel::Le, c),
-        5 => Atom::new(&[(x, 1), (y, -1)], Rel::Eq, Value::ZERO),
-        _ => Atom::new(&[(x, 1), (y, 1)], Rel::Le, c),
-    }
+    let c = rng.random_range(-3i64..=3);
+    make_atom(rng.random_range(0..7u8), x, y, c)
 }
 
 /// The exhaustive search for `lits` (4 or 5) literals finds a formula exactly when the SAT

@@ -233,60 +233,16 @@ impl Value {
 /// midpoint.
 fn simplest_int(lo: i64, hi: i64) -> i64 {
     let bound = lo.unsigned_abs().max(hi.unsigned_abs());
-    // Every intermediate below is at most about 4 * bound: in i64 when that fits (i128
-    // multiplication and division are library calls on 32-bit and wasm targets).
-    if bound < 1 << 60 {
-        simplest_int_small(lo, hi, bound)
-    } else {
-        simplest_int_wide(lo, hi, bound)
-    }
-}
-
-/// [`simplest_int`] in `i128` arithmetic, for any bounds.
-fn simplest_int_wide(lo: i64, hi: i64, bound: u64) -> i64 {
-    let mid2 = lo as i128 + hi as i128; // twice the midpoint
-                                        // Powers of ten from 10^18 down. A multiple of p above max(|lo|, |hi|) lies in
-                                        // [lo, hi) only if 0 does: those powers are skipped.
-    let spans_zero = lo <= 0 && 0 < hi;
-    for k in (0..=18).rev() {
-        let p = POWERS_OF_TEN[k];
-        if !spans_zero && p as u64 > bound {
-            continue;
-        }
-        // The multiples m*p in [lo, hi) are first..last_excl (i64 division is exact here).
-        let first = lo.div_euclid(p) + i64::from(lo.rem_euclid(p) != 0);
-        let last_excl = hi.div_euclid(p) + i64::from(hi.rem_euclid(p) != 0);
-        if first < last_excl {
-            let (first, last_excl, p) = (first as i128, last_excl as i128, p as i128);
-            // multiple m*p nearest mid: m = round(mid / p), clamped to [first, last_excl).
-            let m = (mid2).div_euclid(2 * p);
-            let mut best = first;
-            for cand in [m, m + 1] {
-                let c = cand.clamp(first, last_excl - 1);
-                if (2 * c * p - mid2).abs() < (2 * best * p - mid2).abs() {
-                    best = c;
-                }
-            }
-            return (best * p) as i64;
-        }
-    }
-    lo
-}
-
-/// [`simplest_int`] in `i64` arithmetic, for `bound = max(|lo|, |hi|) < 2^60`.
-fn simplest_int_small(lo: i64, hi: i64, bound: u64) -> i64 {
-    let mid2 = lo + hi;
-    let spans_zero = lo <= 0 && 0 < hi;
-    for k in (0..=18).rev() {
-        let p = POWERS_OF_TEN[k];
-        if !spans_zero && p as u64 > bound {
-            continue;
-        }
-        let first = lo.div_euclid(p) + i64::from(lo.rem_euclid(p) != 0);
-        let last_excl = hi.div_euclid(p) + i64::from(hi.rem_euclid(p) != 0);
-        if first < last_excl {
-            // Multiples of p no larger in size than bound + p <= 2 * bound (p <= bound
-            // here unless 0 is in the gap, and then m below is 0 or 1 with p <= 10^18).
+    let Some((first, last_excl, p)) = round_multiples(lo, hi, bound) else {
+        return lo;
+    };
+    // The multiple m*p nearest the midpoint: m = round(mid / p), clamped to
+    // first..last_excl. Every intermediate is at most about 4 * bound: in i64 when that
+    // fits (i128 multiplication and division are library calls on wasm32).
+    macro_rules! nearest {
+        ($t:ty) => {{
+            let (first, last_excl, p) = (first as $t, last_excl as $t, p as $t);
+            let mid2 = lo as $t + hi as $t; // twice the midpoint
             let m = mid2.div_euclid(2 * p);
             let mut best = first;
             for cand in [m, m + 1] {
@@ -295,10 +251,29 @@ fn simplest_int_small(lo: i64, hi: i64, bound: u64) -> i64 {
                     best = c;
                 }
             }
-            return best * p;
-        }
+            (best * p) as i64
+        }};
     }
-    lo
+    if bound < 1 << 60 {
+        nearest!(i64)
+    } else {
+        nearest!(i128)
+    }
+}
+
+/// The largest power of ten `p` (from 10^18 down) with a multiple in `[lo, hi)`, and the
+/// multipliers of those multiples, `first..last_excl`. A power above
+/// `bound = max(|lo|, |hi|)` has one there only if 0 is in the gap: those are skipped.
+fn round_multiples(lo: i64, hi: i64, bound: u64) -> Option<(i64, i64, i64)> {
+    let spans_zero = lo <= 0 && 0 < hi;
+    POWERS_OF_TEN.iter().rev().find_map(|&p| {
+        if !spans_zero && p as u64 > bound {
+            return None;
+        }
+        let first = lo.div_euclid(p) + i64::from(lo.rem_euclid(p) != 0);
+        let last_excl = hi.div_euclid(p) + i64::from(hi.rem_euclid(p) != 0);
+        (first < last_excl).then_some((first, last_excl, p))
+    })
 }
 
 /// `10^k` for `k` in `0..=18`.
@@ -410,8 +385,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn simplest_int_in_i64_equals_the_i128_computation() {
-        // A seeded walk over gaps of every size, signs and magnitude up to 2^60.
+    fn simplest_int_is_the_round_multiple_nearest_the_middle() {
+        // A seeded walk over gaps of every size, sign and magnitude (both arithmetic
+        // paths, below and above 2^60), against a direct search in i128.
         let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
         let mut next = || {
             x ^= x << 13;
@@ -420,21 +396,38 @@ mod tests {
             x
         };
         for _ in 0..20_000 {
-            let scale = 1u64 << (next() % 61);
+            let scale = 1u64 << (next() % 63);
             let lo = (next() % scale) as i64 * if next() % 2 == 0 { 1 } else { -1 };
             let width = 1 + (next() % scale.max(2)) as i64;
             let Some(hi) = lo.checked_add(width) else {
                 continue;
             };
-            let bound = lo.unsigned_abs().max(hi.unsigned_abs());
-            if bound >= 1 << 60 {
-                continue;
-            }
-            assert_eq!(
-                simplest_int_small(lo, hi, bound),
-                simplest_int_wide(lo, hi, bound),
-                "{lo} {hi}"
-            );
+            // The coarsest power of ten with a multiple in [lo, hi), then its multiple
+            // nearest the midpoint (the lower one on a tie).
+            let (lo_w, hi_w) = (lo as i128, hi as i128);
+            let p = (0..=18u32)
+                .rev()
+                .map(|k| 10i128.pow(k))
+                .find(|&p| {
+                    lo_w.div_euclid(p) + i128::from(lo_w.rem_euclid(p) != 0)
+                        < hi_w.div_euclid(p) + i128::from(hi_w.rem_euclid(p) != 0)
+                })
+                .unwrap();
+            let first = lo_w.div_euclid(p) + i128::from(lo_w.rem_euclid(p) != 0);
+            let last = hi_w.div_euclid(p) + i128::from(hi_w.rem_euclid(p) != 0) - 1;
+            let mid2 = lo_w + hi_w;
+            let want = (first..=last.min(first + 4))
+                .chain((last - 4).max(first)..=last)
+                .chain({
+                    let m = mid2.div_euclid(2 * p);
+                    [m - 1, m, m + 1, m + 2]
+                        .into_iter()
+                        .filter(|c| (first..=last).contains(c))
+                })
+                .min_by_key(|&c| ((2 * c * p - mid2).abs(), c))
+                .unwrap()
+                * p;
+            assert_eq!(simplest_int(lo, hi) as i128, want, "{lo} {hi}");
         }
     }
 

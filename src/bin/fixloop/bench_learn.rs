@@ -77,6 +77,15 @@ pub fn quantile(v: &mut [f64], q: f64) -> f64 {
     v[((v.len() as f64 - 1.0) * q).round() as usize]
 }
 
+/// Prints `json` pretty, with a newline (write errors, such as a closed pipe, ignored).
+pub fn print_json(out: &mut impl Write, json: &serde_json::Value) {
+    let _ = writeln!(
+        out,
+        "{}",
+        serde_json::to_string_pretty(json).unwrap_or_default()
+    );
+}
+
 /// Grid accuracy of a triangle formula on all 1000 points (`None` for other workloads).
 fn triangle_accuracy(call: &LearnCall, report: &LearnReport) -> Option<f64> {
     if !call.workload.starts_with("triangle") {
@@ -175,11 +184,7 @@ pub fn main(a: LearnBenchArgs) -> ExitCode {
             })
             .collect();
         let json = serde_json::json!({ "repeat": a.repeat, "rows": rows, "calls": per_call });
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&json).unwrap_or_default()
-        );
+        print_json(&mut out, &json);
         return ExitCode::SUCCESS;
     }
     let _ = writeln!(

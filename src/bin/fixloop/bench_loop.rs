@@ -1,6 +1,6 @@
 //! `fixloop bench loop`: thread CPU of each of the page's label steps (from an answer to the next question), the reference answering, over several seeds.
 
-use crate::bench_learn::{quantile, thread_cpu};
+use crate::bench_learn::{print_json, quantile, thread_cpu};
 use fixloop::active::num::parse_input;
 use fixloop::corpus::Subject;
 use fixloop::session::autopilot::{fly_watched, reference_user, StepEdge};
@@ -168,11 +168,9 @@ pub fn main(a: LoopBenchArgs) -> ExitCode {
             .iter()
             .map(|s| serde_json::json!({ "seed": s.seed, "answers": s.answers, "cpu_ms": s.ms }))
             .collect();
-        let json = serde_json::json!({ "rows": rows, "steps": per_step });
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&json).unwrap_or_default()
+        print_json(
+            &mut out,
+            &serde_json::json!({ "rows": rows, "steps": per_step }),
         );
         return ExitCode::SUCCESS;
     }
