@@ -86,6 +86,9 @@ fn conflict_budget_stops_the_learner_in_wasm() {
         triple_atoms: false,
         simplex: false,
         max_conflicts: 1,
+        // Sizes 4 and 5 go to SAT, whose conflicts this test counts (the exhaustive
+        // search would settle them without any).
+        max_exhaustive_steps: 0,
         ..LearnConfig::default()
     };
     let report = learn(&vars, &data, &config);
