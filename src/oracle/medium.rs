@@ -16,7 +16,7 @@
 use super::formula::Form;
 use super::fxhash::FxHashMap;
 use super::pool::{Pool, TIERS};
-use super::small::{form_rank, Forms, Found};
+use super::small::{Forms, Found};
 
 /// What the search settled.
 pub(crate) enum Outcome {
@@ -204,27 +204,14 @@ impl<'a> Side<'a> {
 
     /// Offers a formula of these groups.
     fn offer(&self, best: &mut Best, groups: Vec<Vec<usize>>) {
-        let lits = groups.iter().flatten();
-        let tier = lits.clone().map(|&i| self.tier(i)).max();
-        let cx = lits.clone().map(|&i| self.complexity(i));
-        let key = (
-            groups.len(),
-            tier.unwrap_or(0),
-            cx.sum(),
-            form_rank(self.form),
-        );
-        let mut sorted: Vec<usize> = lits.copied().collect();
+        let mut sorted: Vec<usize> = groups.iter().flatten().copied().collect();
         sorted.sort_unstable();
+        let found = Found::new(self.pool, self.form, groups);
         let better = best
             .0
             .as_ref()
-            .is_none_or(|(b, s)| (key, &sorted) < (b.key, s));
+            .is_none_or(|(b, s)| (found.key, &sorted) < (b.key, s));
         if better {
-            let found = Found {
-                form: self.form,
-                groups,
-                key,
-            };
             best.0 = Some((found, sorted));
         }
     }

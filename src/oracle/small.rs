@@ -1,5 +1,5 @@
 //! Exhaustive bitset search for formulas of 1 to 3 literals: proves small sizes
-//! impossible far faster than SAT, so the solver only sees sizes 4 and up.
+//! impossible far faster than SAT (sizes 4 and 5 are `medium`'s, 6 and up the solver's).
 
 use super::formula::Form;
 use super::pool::Pool;
@@ -10,6 +10,20 @@ pub(crate) struct Found {
     pub groups: Vec<Vec<usize>>,
     /// (groups, highest tier, complexity sum, form rank): smaller is better.
     pub key: (usize, usize, u32, u8),
+}
+
+impl Found {
+    /// `groups` (pool literal indices) in `form`, with its tie-break key.
+    pub(crate) fn new(pool: &Pool, form: Form, groups: Vec<Vec<usize>>) -> Found {
+        let all = groups.iter().flatten();
+        let key = (
+            groups.len(),
+            all.clone().map(|&i| pool.lits[i].tier).max().unwrap_or(0),
+            all.map(|&i| pool.lits[i].atom.complexity()).sum(),
+            form_rank(form),
+        );
+        Found { form, groups, key }
+    }
 }
 
 /// Which formulas the configuration allows: the forms tried and the most groups.
@@ -362,14 +376,8 @@ fn offer(
     let Some((form, groups)) = forms.allowed(form, groups) else {
         return;
     };
-    let all = groups.iter().flatten();
-    let key = (
-        groups.len(),
-        all.clone().map(|&i| pool.lits[i].tier).max().unwrap_or(0),
-        all.map(|&i| pool.lits[i].atom.complexity()).sum(),
-        form_rank(form),
-    );
-    if best.as_ref().is_none_or(|b| key < b.key) {
-        *best = Some(Found { form, groups, key });
+    let found = Found::new(pool, form, groups);
+    if best.as_ref().is_none_or(|b| found.key < b.key) {
+        *best = Some(found);
     }
 }
