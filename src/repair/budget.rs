@@ -55,13 +55,7 @@ impl<'a> Gate<'a> {
 
     /// What the progress hook sees now.
     pub fn snapshot(&self) -> Progress {
-        Progress {
-            test_executions: self.stats.test_executions,
-            candidates: self.stats.candidates,
-            candidates_decided: self.stats.candidates_decided,
-            plausible: self.plausible,
-            best_cost: self.best_cost,
-        }
+        self.stats.progress(self.plausible, self.best_cost)
     }
 
     /// Asks the progress hook whether to go on (without using any budget).

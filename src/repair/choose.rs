@@ -629,14 +629,10 @@ impl PatchChooser {
                 runs: Vec::new(),
             })
             .collect();
-        let stats = &self.report.stats;
-        let mut snapshot = Progress {
-            test_executions: stats.test_executions,
-            candidates: stats.candidates,
-            candidates_decided: stats.candidates_decided,
-            plausible: self.report.patches.len(),
-            best_cost: self.report.patches.iter().map(|p| p.cost).min(),
-        };
+        let patches = &self.report.patches;
+        let best_cost = patches.iter().map(|p| p.cost).min();
+        let mut snapshot = self.report.stats.progress(patches.len(), best_cost);
+        let runs_per_input = u64::from(self.program.is_some()) + programs.len() as u64;
         let mut steps = 0u64;
         let mut reached = 0;
         for input in &self.checked {
@@ -653,7 +649,7 @@ impl PatchChooser {
                 c.runs.push(r);
                 steps = steps.saturating_add(used);
             }
-            snapshot.test_executions += 1 + programs.len() as u64;
+            snapshot.test_executions += runs_per_input;
             reached += 1;
         }
         self.checked.truncate(reached);

@@ -231,6 +231,18 @@ impl RepairStats {
             (self.hole_decisions + self.plain_executions) as f64 / runs as f64
         }
     }
+
+    /// What the progress hook sees with these counters, `plausible` patches found and
+    /// the cheapest costing `best_cost`.
+    pub fn progress(&self, plausible: usize, best_cost: Option<u32>) -> Progress {
+        Progress {
+            test_executions: self.test_executions,
+            candidates: self.candidates,
+            candidates_decided: self.candidates_decided,
+            plausible,
+            best_cost,
+        }
+    }
 }
 
 /// Why a repair ended.
@@ -566,13 +578,7 @@ pub fn finish(
     by_cost.sort_by_key(|p| p.cost(&config.costs));
     let found = by_cost.len();
     for patch in by_cost.into_iter().take(config.max_validated) {
-        let snapshot = Progress {
-            test_executions: stats.test_executions,
-            candidates: stats.candidates,
-            candidates_decided: stats.candidates_decided,
-            plausible: found,
-            best_cost: ranked.iter().map(|r| r.0.cost).min(),
-        };
+        let snapshot = stats.progress(found, ranked.iter().map(|r| r.0.cost).min());
         if !ranked.is_empty() && progress(&snapshot) == Control::Stop {
             break;
         }
