@@ -330,6 +330,27 @@ fn version_1_sessions_keep_the_fuzzer_they_were_made_with() {
 }
 
 #[test]
+fn sessions_written_before_the_patch_pool_keep_the_pool_of_ten() {
+    use fixloop::session::DEFAULT_PATCH_POOL;
+    // A link from before the setting replays its repair (and so its answers about
+    // patches) with the 10 plausible patches it was made with.
+    let v1 = decode_json(include_str!("session/v1.json")).unwrap();
+    assert_eq!(v1.settings.patch_pool, 10);
+    let json = fixloop::session::encode_json(&v1);
+    assert!(!json.contains("patch_pool"), "{json}");
+    // A new session collects the engines' default pool and records it.
+    let fresh = EXAMPLES[0].session();
+    assert_eq!(fresh.settings.patch_pool, DEFAULT_PATCH_POOL);
+    assert_ne!(DEFAULT_PATCH_POOL, 10);
+    let json = fixloop::session::encode_json(&fresh);
+    assert!(
+        json.contains(&format!("\"patch_pool\": {DEFAULT_PATCH_POOL}")),
+        "{json}"
+    );
+    assert_eq!(decode_json(&json).unwrap(), fresh);
+}
+
+#[test]
 fn a_patch_left_alone_by_the_answers_says_the_others_were_ruled_out() {
     use fixloop::session::autopilot::{fly, reference_user};
     // `x > 10` should be `x >= 10`; from the failing input 10 the search finds several

@@ -102,6 +102,23 @@ fn is_default_questions(n: &usize) -> bool {
 /// Questions that choose between patches, by default.
 pub const DEFAULT_QUESTIONS: usize = 5;
 
+/// Plausible patches a search collects before it stops, by default: the engines' own
+/// default. Questions can then choose among patches that come after the cheapest
+/// plausible ones; with 10, a search often stopped at ten cheap plausible but wrong
+/// patches before reaching the right one.
+pub const DEFAULT_PATCH_POOL: usize = 40;
+
+/// The pool of settings written without the field (before it existed).
+const UNRECORDED_PATCH_POOL: usize = 10;
+
+fn unrecorded_patch_pool() -> usize {
+    UNRECORDED_PATCH_POOL
+}
+
+fn is_unrecorded_patch_pool(n: &usize) -> bool {
+    *n == UNRECORDED_PATCH_POOL
+}
+
 /// The loop's settings as the user chose them. [`Settings::default`] is what the page,
 /// share links without other settings and `fixloop eval` use. Fields added later are
 /// left out of the JSON at the value older settings mean, so old sessions and exercises
@@ -126,6 +143,13 @@ pub struct Settings {
         skip_serializing_if = "is_default_questions"
     )]
     pub questions: usize,
+    /// Plausible patches a repair search collects before it stops (and validates on
+    /// fresh inputs); settings written before the field: 10.
+    #[serde(
+        default = "unrecorded_patch_pool",
+        skip_serializing_if = "is_unrecorded_patch_pool"
+    )]
+    pub patch_pool: usize,
 }
 
 impl Default for Settings {
@@ -136,6 +160,7 @@ impl Default for Settings {
             seed: 1,
             fuzzer: Fuzzer::default(),
             questions: DEFAULT_QUESTIONS,
+            patch_pool: DEFAULT_PATCH_POOL,
         }
     }
 }

@@ -19,14 +19,14 @@ pub const CHECKED_INPUTS: usize = 200;
 
 /// The page's repair settings, shared by `fixloop demo` and `fixloop eval --repair`:
 /// every engine (enumeration, then linear synthesis, then GenProg while nothing is
-/// plausible; the triangle's `a == b == c` needs a synthesised condition), at most 10
-/// plausible patches validated and ranked.
-pub fn page_repair_config() -> RepairConfig {
+/// plausible; the triangle's `a == b == c` needs a synthesised condition), at most
+/// `pool` plausible patches ([`Settings::patch_pool`](super::Settings::patch_pool))
+/// validated, the best 10 ranked.
+pub fn page_repair_config(pool: usize) -> RepairConfig {
     RepairConfig {
         engine: Engine::All,
-        max_plausible: 10,
-        max_validated: 10,
-        max_ranked: 10,
+        max_plausible: pool,
+        max_validated: pool,
         ..RepairConfig::default()
     }
 }
@@ -39,7 +39,7 @@ pub fn repair_config(session: &Session, active: &PlaygroundLoop) -> RepairConfig
         limits: playground_limits(),
         seed: session.settings.seed,
         fuzz: active.config().fuzz.clone(),
-        ..page_repair_config()
+        ..page_repair_config(session.settings.patch_pool)
     }
 }
 
@@ -346,4 +346,37 @@ pub fn test_changes(before: &str, after: &str, tests: &[RepairTest]) -> Vec<Test
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repair::{repair, StopReason};
+
+    /// `x > 10` should be `x >= 10`: many cheap edits pass these three tests.
+    const BUGGY: &str = "#include <stdio.h>\nint main(void) {\n    int x;\n    scanf(\"%d\", &x);\n    if (x > 10)\n        printf(\"big\\n\");\n    else\n        printf(\"small\\n\");\n    return 0;\n}\n";
+
+    fn test(x: i64, out: &str) -> RepairTest {
+        RepairTest {
+            input: vec![crate::lang::Num::Int(x)],
+            expect: Expectation::Output(out.into()),
+        }
+    }
+
+    #[test]
+    fn the_search_collects_the_sessions_pool_of_plausible_patches() {
+        let tests = [test(10, "big"), test(9, "small"), test(11, "big")];
+        let small = repair(BUGGY, &tests, None, &page_repair_config(3));
+        // The search stops once it holds the pool (an engine may end its step above it).
+        assert_eq!(small.stop, StopReason::Found);
+        assert!((3..10).contains(&small.plausible), "{}", small.plausible);
+        let pool = repair(BUGGY, &tests, None, &page_repair_config(40));
+        assert!(
+            pool.plausible > small.plausible,
+            "{} plausible",
+            pool.plausible
+        );
+        // The page lists at most the best 10 of them.
+        assert!((1..=10).contains(&pool.patches.len()));
+    }
 }

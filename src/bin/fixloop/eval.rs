@@ -170,7 +170,8 @@ pub struct EvalArgs {
     #[arg(long)]
     pub selection: Option<String>,
     /// With --repair: the repair engine (enum, gp, lra, all); by default the page's
-    /// repair settings (every engine, at most 10 plausible patches ranked).
+    /// repair settings (every engine, the default session's pool of 40 plausible patches
+    /// validated, the best 10 ranked).
     #[arg(long, value_enum)]
     pub engine: Option<crate::repair::EngineArg>,
     /// With --repair --tests labels: question budgets for choosing between plausible

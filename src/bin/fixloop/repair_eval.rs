@@ -21,6 +21,7 @@ use fixloop::repair::choose::{ChoiceAnswer, ChooseStep, PatchChooser};
 use fixloop::repair::tests::repair_tests;
 use fixloop::repair::{Control, Engine, LearnedOracle, Progress, RepairConfig, RepairTest};
 use fixloop::session::repair_phase::{page_choose_config, page_repair_config};
+use fixloop::session::Settings;
 use serde::{Deserialize, Serialize};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -367,7 +368,7 @@ fn evaluate(
         extractor: extractor.clone(),
         limits,
         fuzz: start.fuzz.clone(),
-        ..page_repair_config()
+        ..page_repair_config(Settings::default().patch_pool)
     };
     if let Some(engine) = engine {
         config.engine = engine;
