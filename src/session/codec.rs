@@ -215,6 +215,14 @@ mod tests {
             decode_link(&encode_link(&huge)),
             Err(SessionError::Invalid(_))
         ));
+        for pool in [0, 100_000] {
+            let mut odd = sample();
+            odd.settings.patch_pool = pool;
+            match decode_link(&encode_link(&odd)) {
+                Err(SessionError::Invalid(m)) => assert!(m.contains("patch pool"), "{m}"),
+                other => panic!("patch pool {pool}: {other:?}"),
+            }
+        }
         let long = "A".repeat(MAX_LINK_CHARS + 1);
         assert!(matches!(
             decode_link(&long),

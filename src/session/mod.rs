@@ -47,6 +47,8 @@ pub mod limits {
     pub const MAX_COMMITTEE: usize = 50;
     /// Largest question budget for choosing between patches.
     pub const MAX_QUESTIONS: usize = 50;
+    /// Largest pool of plausible patches a repair search collects.
+    pub const MAX_PATCH_POOL: usize = 200;
 }
 
 /// An inclusive range for one input position.
@@ -309,6 +311,12 @@ impl Session {
             return invalid(format!(
                 "question budget {} (0 to {MAX_QUESTIONS})",
                 s.questions
+            ));
+        }
+        if !(1..=MAX_PATCH_POOL).contains(&s.patch_pool) {
+            return invalid(format!(
+                "patch pool {} (1 to {MAX_PATCH_POOL})",
+                s.patch_pool
             ));
         }
         if self.answers.len() > MAX_ANSWERS {

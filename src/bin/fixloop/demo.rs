@@ -25,6 +25,10 @@ pub struct DemoArgs {
     /// Questions that choose between patches, at most (the page's default when left out).
     #[arg(long)]
     pub questions: Option<usize>,
+    /// Plausible patches a repair search collects before it stops (the page's default
+    /// when left out).
+    #[arg(long)]
+    pub patch_pool: Option<usize>,
     /// The loop's fuzzer (the page's default when left out).
     #[arg(long, value_enum)]
     pub fuzzer: Option<FuzzerArg>,
@@ -66,6 +70,7 @@ fn run_demo(args: &DemoArgs) -> Result<Flight, String> {
     session.settings.seed = args.seed.unwrap_or(defaults.seed);
     session.settings.questions = args.questions.unwrap_or(defaults.questions);
     session.settings.fuzzer = args.fuzzer.map_or(defaults.fuzzer, FuzzerArg::setting);
+    session.settings.patch_pool = args.patch_pool.unwrap_or(defaults.patch_pool);
     // The user types the right output for the failing input, as the page asks.
     session.expected_output = user.right_output(&failing);
     if let Some(r) = &args.range {

@@ -181,6 +181,11 @@ pub struct EvalArgs {
     #[arg(long, value_delimiter = ',', default_value = "0")]
     #[serde(default)]
     pub questions: Vec<usize>,
+    /// With --repair: plausible patches a search collects before it stops (the page's
+    /// default, 40, when left out; sessions saved before the setting used 10).
+    #[arg(long)]
+    #[serde(default)]
+    pub patch_pool: Option<usize>,
     /// Evaluate only the I-th of N deterministic slices of the subjects (1 <= I <= N),
     /// balanced by the cost estimate, and print the slice's partial report (JSON) for
     /// `fixloop eval merge`; --csv gets the slice's rows. Not with --selection.

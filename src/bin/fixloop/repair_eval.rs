@@ -311,6 +311,7 @@ fn evaluate(
     bound: Duration,
     fuel: u64,
     engine: Option<Engine>,
+    pool: usize,
     source: &TestSource,
     budgets: &[usize],
 ) -> Row {
@@ -368,7 +369,7 @@ fn evaluate(
         extractor: extractor.clone(),
         limits,
         fuzz: start.fuzz.clone(),
-        ..page_repair_config(Settings::default().patch_pool)
+        ..page_repair_config(pool)
     };
     if let Some(engine) = engine {
         config.engine = engine;
@@ -609,6 +610,7 @@ fn repair_all(
             bound,
             args.fuel,
             args.engine.map(Into::into),
+            args.patch_pool.unwrap_or(Settings::default().patch_pool),
             source,
             &args.questions,
         );
