@@ -53,7 +53,7 @@ enum Command {
     /// --repair, repair evaluation (repairability, held-out pass rate, speed). With
     /// --shard I/N one slice of it, joined by `eval merge`.
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-    Eval(eval::EvalCommand),
+    Eval(Box<eval::EvalCommand>),
     /// Repair a C program against tests: ranked, validated patches as diffs.
     ///
     /// Exit codes: 0 a plausible patch was found, 3 none, 1 bad input.
@@ -108,15 +108,26 @@ fn main() -> ExitCode {
         Command::Bench(BenchCommand::Learn(a)) => bench_learn::main(a),
         Command::Bench(BenchCommand::Loop(a)) => bench_loop::main(a),
         Command::Bench(BenchCommand::Record(a)) => bench_record::main(a),
-        Command::Eval(eval::EvalCommand {
+        Command::Eval(eval) => eval_main(*eval),
+        Command::Repair(a) => repair::main(a),
+        Command::Fuzz(a) => fuzz::main(a),
+        Command::Demo(a) => demo::main(a),
+        Command::Exercise(c) => exercise::main(c),
+    }
+}
+
+/// `fixloop eval`: merge partial reports, or evaluate the oracle or repair.
+fn eval_main(command: eval::EvalCommand) -> ExitCode {
+    match command {
+        eval::EvalCommand {
             merge: Some(eval::EvalSubcommand::Merge(m)),
             ..
-        }) => merge::main(m),
-        Command::Eval(eval::EvalCommand { args: None, .. }) => {
+        } => merge::main(m),
+        eval::EvalCommand { args: None, .. } => {
             eprintln!("error: fixloop eval needs a folder of subjects, or `merge PARTS...`");
             ExitCode::from(2)
         }
-        Command::Eval(eval::EvalCommand { args: Some(a), .. }) => match (a.repair, &a.selection) {
+        eval::EvalCommand { args: Some(a), .. } => match (a.repair, &a.selection) {
             (true, Some(_)) if a.shard.is_some() => {
                 eprintln!("error: --shard does not split --selection runs (yet)");
                 ExitCode::from(2)
@@ -128,9 +139,5 @@ fn main() -> ExitCode {
             (true, None) => repair_eval::run(a),
             (false, _) => eval::run(a),
         },
-        Command::Repair(a) => repair::main(a),
-        Command::Fuzz(a) => fuzz::main(a),
-        Command::Demo(a) => demo::main(a),
-        Command::Exercise(c) => exercise::main(c),
     }
 }
