@@ -179,13 +179,18 @@ fn tests_phrase(n: usize) -> String {
 }
 
 /// What was checked for one patch, in plain words: "passes all 11 labelled tests; on 100
-/// fresh inputs it agrees with the learned oracle on 98".
+/// fresh inputs drawn to rank the patches it agrees with the learned oracle on 98" (not
+/// the inputs the patches are compared on, which the verdict counts).
 pub fn checks(p: &RankedPatch, oracle: bool) -> String {
     let agreed = (p.validation * p.validated_inputs as f64).round() as usize;
     let fresh = match (p.validated_inputs, oracle) {
         (0, _) => String::new(),
-        (n, true) => format!("; on {n} fresh inputs it agrees with the learned oracle on {agreed}"),
-        (n, false) => format!("; on {n} fresh inputs it ends normally on {agreed}"),
+        (n, true) => format!(
+            "; on {n} fresh inputs drawn to rank the patches it agrees with the learned oracle on {agreed}"
+        ),
+        (n, false) => {
+            format!("; on {n} fresh inputs drawn to rank the patches it ends normally on {agreed}")
+        }
     };
     format!("passes {}{fresh}", tests_phrase(p.tests_total))
 }
@@ -201,16 +206,16 @@ fn verdict(chooser: &PatchChooser, step: &ChooseStep) -> String {
         "every labelled test".to_string()
     };
     let differ = format!(
-        "{n} patches pass {tests} but print different answers for {inputs} of {checked} fresh inputs"
+        "{n} patches pass {tests} but print different answers for {inputs} of the {checked} fresh inputs they were compared on"
     );
     let ruled_out = chooser.report().patches.len().saturating_sub(n);
     let agree = if n == 1 && ruled_out > 0 {
         format!("your answers ruled out the other {ruled_out} plausible patch(es) of the search")
     } else if n == 1 {
-        format!("no other plausible patch was found, so on the {checked} fresh inputs checked none prints a different answer")
+        format!("no other plausible patch was found, so on the {checked} fresh inputs it was compared on none prints a different answer")
     } else {
         format!(
-            "the other {} plausible patch(es) print the same as it on all {checked} fresh inputs checked",
+            "the other {} plausible patch(es) print the same as it on all {checked} fresh inputs they were compared on",
             n.saturating_sub(1)
         )
     };
@@ -225,7 +230,7 @@ fn verdict(chooser: &PatchChooser, step: &ChooseStep) -> String {
         u => format!("; you kept its output on {u} input(s) where the learned oracle doubted it"),
     };
     let doubt = format!(
-        "the learned oracle still calls its output a bug on {doubted} of {checked} fresh inputs"
+        "the learned oracle still calls its output a bug on {doubted} of the {checked} fresh inputs it was compared on"
     );
     let stop = match step {
         ChooseStep::Done(stop) => Some(*stop),

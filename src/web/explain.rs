@@ -13,7 +13,7 @@ pub const GLOSSARY: &[(&str, &str)] = &[
     ("formula", "The learned bug oracle: a condition over the inputs (and the output, as out) that is true on every run you called a bug and false on every other one; the smallest such condition is chosen."),
     ("plot", "Each mark is a run you labelled: ✕ bug, ○ not a bug. The shaded area is where the formula says bug (the other inputs held at the failing input's values)."),
     ("cost", "How big the change is: the number of program pieces the patch changes, weighted by the kind of edit; cheaper patches are tried and listed first."),
-    ("checked", "What this patch was run on: every labelled test, the inputs of your answers about patches, and fresh inputs the learned oracle judges."),
+    ("checked", "What this patch was run on: every labelled test, the inputs of your answers about patches, and fresh inputs drawn to rank the patches, which the learned oracle judges (the verdict above counts other fresh inputs: those the patches were compared on)."),
     ("verdict", "What is known about the patches: which tests they pass, where they still print different answers, and whether one is settled as the fix."),
     ("stop", "Why the search ended: it found patches, decided every candidate (all candidates decided), or used its budget of candidates or test runs."),
     ("questions about patches", "When patches that pass every test disagree on an input, fixloop asks you which output is right; your answer rules the others out."),

@@ -133,7 +133,7 @@ test('the triangle example with truthful answers ends with the right patch on to
   assert.match(verdict, /Patch 1 is the fix found/, verdict);
   const top = patches.locator('.patch').first();
   assert.match(await top.locator('.meta').textContent(), /the fix found/);
-  assert.match(await top.locator('.meta').textContent(), /passes all \d+ labelled tests; on \d+ fresh inputs it agrees with the learned oracle on \d+/);
+  assert.match(await top.locator('.meta').textContent(), /passes all \d+ labelled tests; on \d+ fresh inputs drawn to rank the patches it agrees with the learned oracle on \d+/);
   const diff = await top.locator('.diff').textContent();
   const added = diff.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++'));
   assert.equal(added.length, 1, diff);
