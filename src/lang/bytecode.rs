@@ -338,6 +338,16 @@ pub enum Instr {
     /// Fused `Stmt(n); Slot(a); BinS(op, k, b)`: the step of `Stmt(n)`, then
     /// `[] -> [slot_a op slot_b]`; fields (op, k, n, a, b).
     StmtBinSS(Bop, Ak, u32, u32, u32),
+    /// Fused `Stmt(n); CmpSSJz(op, k, a, b, t)` for slots below 65536: the step of
+    /// `Stmt(n)`, then the compare-and-branch; fields (op, k, a, b, n, t).
+    StmtCmpSSJz(Cop, Ak, u16, u16, u32, u32),
+    /// Fused `StmtSlot(n, a); BinSSet(op, k, b, d)` (a statement `d = a op b;` of
+    /// registers) for slots below 65536: the step of `Stmt(n)`, then
+    /// `slot_d = slot_a op slot_b`; fields (op, k, a, b, d, n).
+    StmtBinSSSet(Bop, Ak, u16, u16, u16, u32),
+    /// Fused `Stmt(n); LoadG(sc, off)`: the step of `Stmt(n)`, then `[] -> [global]`;
+    /// fields (sc, off, n).
+    StmtLoadG(Sc, u32, u32),
     /// Fused `GlobalIdx(sc, n, size, s); Bin(op, k)`: `[a] -> [a op object_n[slot]]`;
     /// fields (op, k, sc, n, size, s).
     BinGlobalIdx(Bop, Ak, Sc, u32, u32, u32),

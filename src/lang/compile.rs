@@ -2275,7 +2275,8 @@ thread_local! {
 /// targets, function entries and expression starts. Never fuses across a jump target,
 /// so control flow is unchanged; never fuses `Call` or `Hole`, and a `Stmt` only into a
 /// form that takes the same step first (`StmtSlot`, `StmtLocal`, `StmtCmpSCJz`,
-/// `StmtCmpSLJz`, `StmtBinSS`), so fuel, coverage and holes are unchanged.
+/// `StmtCmpSLJz`, `StmtBinSS`, `StmtCmpSSJz`, `StmtBinSSSet`, `StmtLoadG`), so fuel,
+/// coverage and holes are unchanged.
 fn peephole(c: &mut Compiled) {
     fuse_pass(c, fuse_constants, false);
     #[cfg(test)]
@@ -2424,6 +2425,15 @@ fn fuse_statements(
             let truth = matches!(c3, Some(Instr::ToBool(_))) && free(2);
             (Instr::CmpSS(op, ak, x, y), 2 + usize::from(truth))
         }
+        (Instr::Stmt(n), Some(Instr::CmpSSJz(op, ak, x, y, t)), _) if free(1) => {
+            match (u16::try_from(x), u16::try_from(y)) {
+                (Ok(x), Ok(y)) => (Instr::StmtCmpSSJz(op, ak, x, y, n, t), 2),
+                _ => (a, 1),
+            }
+        }
+        (Instr::Stmt(n), Some(Instr::LoadG(sc, off)), _) if free(1) => {
+            (Instr::StmtLoadG(sc, off, n), 2)
+        }
         (Instr::Stmt(n), Some(Instr::Slot(s)), _) if free(1) => (Instr::StmtSlot(n, s), 2),
         (Instr::Stmt(n), Some(Instr::LoadLocal(sc, m)), _) if free(1) => {
             (Instr::StmtLocal(n, sc, m), 2)
@@ -2462,6 +2472,12 @@ fn fuse_fused(
         }
         (Instr::Slot(s), Some(Instr::CmpLJz(op, ak, sc, n, t))) => {
             (Instr::CmpSLJz(op, ak, sc, s, n, t), 2)
+        }
+        (Instr::StmtSlot(n, x), Some(Instr::BinSSet(op, ak, y, d))) => {
+            match (u16::try_from(x), u16::try_from(y), u16::try_from(d)) {
+                (Ok(x), Ok(y), Ok(d)) => (Instr::StmtBinSSSet(op, ak, x, y, d, n), 2),
+                _ => (a, 1),
+            }
         }
         (Instr::StmtSlot(n, x), Some(Instr::BinS(op, ak, y))) => {
             (Instr::StmtBinSS(op, ak, n, x, y), 2)
@@ -2503,6 +2519,7 @@ fn fuse_pass(c: &mut Compiled, rule: FuseRule, same_line: bool) {
         | Instr::CmpGJz(_, _, _, _, t)
         | Instr::CmpSLJz(_, _, _, _, _, t)
         | Instr::StmtCmpSLJz(_, _, _, _, _, _, t)
+        | Instr::StmtCmpSSJz(_, _, _, _, _, t)
         | Instr::IncSlotJmp { target: t, .. } = *i
         {
             if let Some(x) = target.get_mut(t as usize) {
@@ -2560,6 +2577,7 @@ fn fuse_pass(c: &mut Compiled, rule: FuseRule, same_line: bool) {
             Instr::StmtCmpSLJz(op, k, sc, s, n, st, t) => {
                 Instr::StmtCmpSLJz(op, k, sc, s, n, st, m(t))
             }
+            Instr::StmtCmpSSJz(op, k, x, y, n, t) => Instr::StmtCmpSSJz(op, k, x, y, n, m(t)),
             Instr::IncSlotJmp {
                 slot,
                 sc,
@@ -2833,12 +2851,12 @@ int main() {
     for (i = 0; i < n; i++) {
         for (j = 0; j < i && j < 20; j++) {
             s = s + a[j] - p[j] + p[i];
-            t = s ^ j; t = s * j + t % 7 + (j < i); t += (a[j] > t || j == 5) + (j < i && s > t);
+            t = s ^ j; t = t % 7 + j; t = s * j + t % 7 + (j < i); t += (a[j] > t || j == 5) + (j < i && s > t);
             if (a[j] > t || j == 5) s -= 1; p[j] = a[j] + 1;
             if (j > i) s = s / z;
         }
         g[i % 10] = s; if (z > 3 && i < k && i + 1 < n) s++; if (j < gs) t++; t = g[i] - t + gs - g[i] + i * j;
-        s = s % 1000 + a[i % 20] / (z + 1);
+        s = s % 1000 + a[i % 20] / (z + 1); gs = gs + z - z;
     }
     double d = 0; for (i = 0; i < 5; i++) d = d + i * 0.5;
     printf("%d %d %f %d\n", s, t, d, g[3]);
@@ -2857,7 +2875,11 @@ int main() {
         assert!(has(|i| matches!(i, Instr::LoadLocal(..))));
         assert!(has(|i| matches!(i, Instr::BinS(..))));
         assert!(has(|i| matches!(i, Instr::BinSC(..))));
-        assert!(has(|i| matches!(i, Instr::CmpSSJz(..))));
+        // Every `Slot; Slot; CmpJz` here is a statement's condition: `StmtCmpSSJz`.
+        assert!(has(|i| matches!(
+            i,
+            Instr::CmpSSJz(..) | Instr::StmtCmpSSJz(..)
+        )));
         // Every `Slot; CmpCJz` here follows a statement step, so all become `StmtCmpSCJz`.
         assert!(has(|i| matches!(
             i,
@@ -2887,6 +2909,9 @@ int main() {
         assert!(has(|i| matches!(i, Instr::StmtCmpSLJz(..))));
         assert!(has(|i| matches!(i, Instr::StmtBinSS(..))));
         assert!(has(|i| matches!(i, Instr::BinGlobalIdx(..))));
+        assert!(has(|i| matches!(i, Instr::StmtCmpSSJz(..))));
+        assert!(has(|i| matches!(i, Instr::StmtBinSSSet(..))));
+        assert!(has(|i| matches!(i, Instr::StmtLoadG(..))));
         assert!(!has(|i| matches!(i, Instr::ToBool(..))));
         // Normal end, division by zero (line 19), out of bounds (line 20), and timeouts.
         for stdin in ["3 40 1", "2 30 0", "1 5 7", "0 0 1"] {

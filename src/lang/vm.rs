@@ -791,6 +791,12 @@ impl<'a> Vm<'a> {
         Ok(())
     }
 
+    /// Register `s` of the frame at `bp` (0 outside the registers).
+    #[inline(always)]
+    fn slot(&self, bp: u32, s: u32) -> u64 {
+        self.slots.get((bp + s) as usize).copied().unwrap_or(0)
+    }
+
     #[inline(always)]
     fn pop(&mut self) -> u64 {
         self.stack.pop().unwrap_or(0)
@@ -1235,6 +1241,28 @@ impl<'a> Vm<'a> {
                     let b = self.slots.get((bp + sb) as usize).copied().unwrap_or(0);
                     let r = arith!(binop(op, k, a, b));
                     self.stack.push(r);
+                }
+                Instr::StmtCmpSSJz(op, k, sa, sb, n, t) => {
+                    tr!(self.step(n));
+                    let a = self.slot(bp, u32::from(sa));
+                    let b = self.slot(bp, u32::from(sb));
+                    if compare(op, k, a, b) == 0 {
+                        pc = t;
+                    }
+                }
+                Instr::StmtBinSSSet(op, k, sa, sb, sd, n) => {
+                    tr!(self.step(n));
+                    let a = self.slot(bp, u32::from(sa));
+                    let b = self.slot(bp, u32::from(sb));
+                    let r = arith!(binop(op, k, a, b));
+                    if let Some(x) = self.slots.get_mut((bp + u32::from(sd)) as usize) {
+                        *x = r;
+                    }
+                }
+                Instr::StmtLoadG(sc, off, n) => {
+                    tr!(self.step(n));
+                    let v = tr!(self.load_at(false, off as usize, sc));
+                    self.stack.push(v);
                 }
                 Instr::BinGlobalIdx(op, k, sc, n, size, s) => {
                     let i = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
