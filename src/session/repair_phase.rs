@@ -369,6 +369,15 @@ mod tests {
     }
 
     #[test]
+    fn the_default_pool_is_the_engines_own_default() {
+        assert_eq!(
+            crate::session::DEFAULT_PATCH_POOL,
+            RepairConfig::default().max_plausible
+        );
+        assert_eq!(page_repair_config(7).max_validated, 7);
+    }
+
+    #[test]
     fn the_search_collects_the_sessions_pool_of_plausible_patches() {
         let tests = [test(10, "big"), test(9, "small"), test(11, "big")];
         let small = repair(BUGGY, &tests, None, &page_repair_config(3));
