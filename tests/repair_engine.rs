@@ -48,7 +48,7 @@ fn equivalence_classes_match_brute_force() {
                     for &m in &c.members {
                         let text = src.apply(&batch.patches[m], &Default::default()).unwrap();
                         let p = compile(&text).unwrap_or_else(|e| panic!("{text}\n{e}"));
-                        let brute = p.run_test(&suite.tests()[t].input, suite.limits());
+                        let brute = p.run_test(&suite.tests()[t].input, &suite.limits_for(t));
                         assert_eq!(
                             (&brute.stdout, &brute.outcome),
                             (&c.exec.stdout, &c.exec.outcome),

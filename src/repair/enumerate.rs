@@ -115,7 +115,7 @@ pub fn split_classes(
 ) -> Vec<Class> {
     let mut left: Vec<usize> = undecided.to_vec();
     let mut classes = Vec::new();
-    let limits = suite.limits();
+    let limits = suite.limits_for(test);
     while let Some(&rep) = left.first() {
         if !may_run() {
             break;
@@ -129,7 +129,7 @@ pub fn split_classes(
         };
         let exec = batch
             .program
-            .run_test_with_hole(&suite.tests()[test].input, limits, &mut h);
+            .run_test_with_hole(&suite.tests()[test].input, &limits, &mut h);
         let members: BTreeSet<usize> = h.following.iter().copied().collect();
         left.retain(|c| !members.contains(c));
         classes.push(Class {

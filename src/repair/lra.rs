@@ -228,7 +228,7 @@ impl Lra<'_, '_> {
         let input: &[Num] = &self.suite.tests()[t].input;
         let exec = hole
             .program
-            .run_test_with_hole(input, self.suite.limits(), &mut rec);
+            .run_test_with_hole(input, &self.suite.limits_for(t), &mut rec);
         Ok((self.suite.passes(t, &exec), rec.seen, rec.count))
     }
 

@@ -129,13 +129,30 @@ pub struct TestSuite {
     extractor: AnswerExtractor,
     oracle: Option<LearnedOracle>,
     limits: Limits,
+    /// Fuel of a candidate's run on each test ([`TestSuite::limits_for`]).
+    fuel: Vec<u64>,
     order: Vec<usize>,
 }
 
+/// A test the original program passes weighs this many times its steps in the order of
+/// [`TestSuite::order`]: a candidate reaching the suite usually fails a test the original
+/// fails, far more rarely one it passes, so a passing test goes first only when its run
+/// is this much cheaper.
+const PASSING_TEST_WEIGHT: u64 = 10;
+
+/// Steps added to every run's cost in [`TestSuite::order`]: starting a run costs about
+/// this much however short the program's work.
+const RUN_OVERHEAD_STEPS: u64 = 1_000;
+
+/// The least fuel of any run (a short test's candidate gets at least this many steps).
+const MIN_FUEL: u64 = 100_000;
+
 impl TestSuite {
-    /// Runs `original` on every test to record its behaviour. The fuel of `limits` is
-    /// lowered to 10x the most the original needed on a test (at least 100 000), so a
-    /// patch that loops forever fails fast.
+    /// Runs `original` on every test to record its behaviour, and sets the fuel and the
+    /// order of candidates' runs. The fuel of `limits` is lowered to 10x the most the
+    /// original needed on a test (at least 100 000), so a patch that loops forever fails
+    /// fast; on a test the original passes, to 10x what it needed on that test (at least
+    /// 100 000), since a fix keeps that run's answer and so, within reason, its work.
     pub fn new(
         original: &Program,
         tests: Vec<RepairTest>,
@@ -149,30 +166,39 @@ impl TestSuite {
             extractor,
             oracle,
             limits: limits.clone(),
+            fuel: Vec::new(),
             order: Vec::new(),
         };
-        let mut max_steps = 0;
-        // (steps of the original's run, test) per group.
-        let mut failing = Vec::new();
-        let mut passing = Vec::new();
+        // (steps of the original's run, whether it passes) per test.
+        let mut runs = Vec::new();
         for i in 0..suite.tests.len() {
             let exec = original.run_test(&suite.tests[i].input, limits);
-            max_steps = max_steps.max(exec.steps);
             let r = suite.result(&exec);
             suite.original.push(r);
-            if suite.passes(i, &exec) {
-                passing.push((exec.steps, i));
-            } else {
-                failing.push((exec.steps, i));
-            }
+            runs.push((exec.steps, suite.passes(i, &exec)));
         }
-        suite.limits.fuel = limits.fuel.min(max_steps.saturating_mul(10).max(100_000));
-        // Within each group the quickest tests first: most candidates fail some test,
-        // and on a slow program (a loop as long as its input) the runs that reject them
-        // cheaply are the short ones.
-        failing.sort();
-        passing.sort();
-        suite.order = failing.into_iter().chain(passing).map(|(_, i)| i).collect();
+        let tenfold = |steps: u64| limits.fuel.min(steps.saturating_mul(10).max(MIN_FUEL));
+        let max_steps = runs.iter().map(|r| r.0).max().unwrap_or(0);
+        suite.limits.fuel = tenfold(max_steps);
+        suite.fuel = runs
+            .iter()
+            .map(|&(steps, passes)| {
+                if passes {
+                    tenfold(steps)
+                } else {
+                    suite.limits.fuel
+                }
+            })
+            .collect();
+        // Cheapest expected rejection first: most candidates fail some test, and on a slow
+        // program (a loop as long as its input) the runs that reject them cheaply are the
+        // short ones; a test the original fails rejects far more of them.
+        let cost = |(steps, passes): (u64, bool)| {
+            let weight = if passes { PASSING_TEST_WEIGHT } else { 1 };
+            (steps + RUN_OVERHEAD_STEPS).saturating_mul(weight)
+        };
+        suite.order = (0..runs.len()).collect();
+        suite.order.sort_by_key(|&i| (cost(runs[i]), i));
         suite
     }
 
@@ -181,9 +207,19 @@ impl TestSuite {
         &self.tests
     }
 
-    /// The limits candidate runs use.
+    /// The limits of runs on inputs outside the suite (fresh fuzzed inputs): the most fuel
+    /// a test's run gets.
     pub fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    /// The run limits of a candidate on test `i`: [`TestSuite::limits`] with the test's
+    /// own fuel (see [`TestSuite::new`]).
+    pub fn limits_for(&self, i: usize) -> Limits {
+        Limits {
+            fuel: self.fuel.get(i).copied().unwrap_or(self.limits.fuel),
+            ..self.limits.clone()
+        }
     }
 
     /// The learned oracle, if any.
@@ -196,9 +232,9 @@ impl TestSuite {
         &self.extractor
     }
 
-    /// Test indices, the ones the original program fails first (a wrong candidate is
-    /// usually rejected by the first run), each group by the original's steps, fewest
-    /// first.
+    /// Test indices in the order candidates run them: by the original's steps, a test it
+    /// passes counted [`PASSING_TEST_WEIGHT`] times (a wrong candidate is usually rejected
+    /// by a test the original fails), fewest first.
     pub fn order(&self) -> &[usize] {
         &self.order
     }
@@ -251,7 +287,7 @@ impl TestSuite {
 
     /// Runs `program` on test `i` and judges it.
     pub fn run(&self, program: &Program, i: usize) -> (Execution, bool) {
-        let exec = program.run_test(&self.tests[i].input, &self.limits);
+        let exec = program.run_test(&self.tests[i].input, &self.limits_for(i));
         let ok = self.passes(i, &exec);
         (exec, ok)
     }
@@ -302,5 +338,41 @@ mod unit_tests {
         let verdicts: Vec<bool> = (0..4).map(|i| suite.run(&q, i).1).collect();
         assert_eq!(verdicts, vec![false, true, false, true]);
         assert!(parse_tests("1 2").is_err());
+    }
+
+    #[test]
+    fn a_passing_test_gets_fuel_for_its_own_work_and_runs_first_when_far_cheaper() {
+        // Sums 1..n; the answer for n = 300000 is wrong (the original prints 0 there).
+        let p = compile(
+            "int f(int n) { long long s = 0; for (int i = 1; i <= n; i++) s += i; \
+             if (n == 300000) return 0; return s; }",
+        )
+        .unwrap();
+        let tests = parse_tests("300000 => 45000150000\n3 => 6\n200000 => ok\n").unwrap();
+        let suite = TestSuite::new(
+            &p,
+            tests,
+            AnswerExtractor::WholeOutput,
+            None,
+            &Limits::default(),
+        );
+        let steps = |n: i64| p.run_test(&[Num::Int(n)], &Limits::default()).steps;
+        let (long, short, middle) = (steps(300000), steps(3), steps(200000));
+        assert!(long > 600_000 && short < 100, "{long} {short}");
+        // A failing test keeps the suite's fuel: a fix may do more work than the bug.
+        assert_eq!(suite.limits().fuel, long * 10);
+        assert_eq!(suite.limits_for(0).fuel, long * 10);
+        // A passing test: 10x its own steps, at least MIN_FUEL.
+        assert_eq!(suite.limits_for(1).fuel, MIN_FUEL);
+        assert_eq!(suite.limits_for(2).fuel, middle * 10);
+        // The short passing test first (far cheaper), then the failing one; the long
+        // passing one is cheaper than the failing test but not ten times.
+        assert_eq!(suite.order(), [1, 0, 2]);
+        // A candidate that loops forever runs out of the short test's own fuel.
+        let forever =
+            compile("int f(int n) { long long s = 0; while (n > 0) s++; return s; }").unwrap();
+        let (exec, ok) = suite.run(&forever, 1);
+        assert!(!ok);
+        assert_eq!(exec.steps, MIN_FUEL);
     }
 }

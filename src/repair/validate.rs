@@ -102,8 +102,8 @@ pub fn validate(
     go_on: &mut dyn FnMut() -> bool,
 ) -> Validation {
     let mut behaviour = Vec::with_capacity(suite.tests().len() + inputs.len());
-    for t in suite.tests() {
-        behaviour.push(suite.result(&program.run_test(&t.input, suite.limits())));
+    for (i, t) in suite.tests().iter().enumerate() {
+        behaviour.push(suite.result(&program.run_test(&t.input, &suite.limits_for(i))));
     }
     let mut executions = behaviour.len() as u64;
     let mut good = 0;
