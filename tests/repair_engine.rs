@@ -36,10 +36,16 @@ fn equivalence_classes_match_brute_force() {
         for batch in &batches {
             checked_batches += 1;
             let all: Vec<usize> = (0..batch.patches.len()).collect();
-            for t in 0..suite.tests().len() {
-                let classes = split_classes(batch, &suite, t, &all, u64::MAX, &mut || true);
-                executions += classes.len();
-                decided += all.len();
+            // u64::MAX: every run follows all its candidates; the small budgets make hot
+            // holes, where a run stops following them part-way.
+            for (t, max_evaluations) in
+                (0..suite.tests().len()).flat_map(|t| [u64::MAX, 0, 3, 40].map(|m| (t, m)))
+            {
+                let classes = split_classes(batch, &suite, t, &all, max_evaluations, &mut || true);
+                if max_evaluations == u64::MAX {
+                    executions += classes.len();
+                    decided += all.len();
+                }
                 let mut covered: Vec<usize> =
                     classes.iter().flat_map(|c| c.members.clone()).collect();
                 covered.sort_unstable();

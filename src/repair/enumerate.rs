@@ -9,7 +9,7 @@
 //! inserted assignments use a scaffold (the statement edit with a marker expression) so
 //! they are decided the same way. Deletions and statement copies run one per execution.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use super::budget::{Gate, Stop};
 use super::candidates::{assign, candidates_at, expr_stmt, Site};
@@ -72,28 +72,56 @@ pub struct Class {
     pub exec: Execution,
 }
 
+/// Where a candidate parted from the representative of a run: the hole hit and its
+/// value there (`None` when a hot hole stopped following it before it parted).
+type Parting = (u64, Option<Result<u64, String>>);
+
 /// The test-equivalence handler: follows the representative, drops candidates whose
-/// value at a hole hit differs from the representative's.
+/// value at a hole hit differs from the representative's and notes where they parted.
 struct Splitter<'c> {
     exprs: &'c [Expr],
     rep: usize,
     following: Vec<usize>,
+    /// Hole hits so far in this run.
+    hits: u64,
+    /// The hits before this one give every follower the representative's value (known
+    /// from an earlier run), so they are not evaluated.
+    agreed_hits: u64,
+    /// The candidates dropped, in order, with where they parted.
+    parted: Vec<(usize, Parting)>,
     evaluations: u64,
     max_evaluations: u64,
 }
 
 impl HoleHandler for Splitter<'_> {
     fn value(&mut self, site: &HoleSite, original: u64, vars: &[u64]) -> Result<u64, String> {
+        let hit = self.hits;
+        self.hits += 1;
         let rep_value = eval_at_hole(&self.exprs[self.rep], site, original, vars);
-        let (exprs, rep) = (self.exprs, self.rep);
+        if hit < self.agreed_hits || self.following.len() == 1 {
+            return rep_value;
+        }
+        let (exprs, rep, parted) = (self.exprs, self.rep, &mut self.parted);
         if self.evaluations + self.following.len() as u64 > self.max_evaluations {
             // A hot hole: the others stay undecided and get runs of their own.
-            self.following.retain(|&c| c == rep);
+            self.following.retain(|&c| {
+                c == rep || {
+                    parted.push((c, (hit, None)));
+                    false
+                }
+            });
         }
         let mut evaluations = 0;
         self.following.retain(|&c| {
             evaluations += 1;
-            c == rep || eval_at_hole(&exprs[c], site, original, vars) == rep_value
+            if c == rep {
+                return true;
+            }
+            let value = eval_at_hole(&exprs[c], site, original, vars);
+            value == rep_value || {
+                parted.push((c, (hit, Some(value))));
+                false
+            }
         });
         self.evaluations += evaluations;
         rep_value
@@ -105,6 +133,14 @@ impl HoleHandler for Splitter<'_> {
 /// `max_evaluations` times; past that it follows the representative alone (the rest
 /// stay undecided for later runs). Stops early (returning the classes so far) when
 /// `may_run` says no.
+///
+/// The candidates a run drops are grouped by where they parted from its representative
+/// (hole hit and value): two that parted at different hits, or with different values,
+/// differ from each other there too (their runs were the same up to that hit), so each
+/// group's run follows only its own members, and skips evaluating them on the hits they
+/// are known to agree on. Without this, a hole in a long loop where every candidate
+/// parts near the end costs a run per candidate that evaluates every other one on
+/// every hit.
 pub fn split_classes(
     batch: &HoleBatch,
     suite: &TestSuite,
@@ -113,27 +149,41 @@ pub fn split_classes(
     max_evaluations: u64,
     may_run: &mut dyn FnMut() -> bool,
 ) -> Vec<Class> {
-    let mut left: Vec<usize> = undecided.to_vec();
+    // (members, ascending; hits on which they agree with each other).
+    let mut groups = VecDeque::from([(undecided.to_vec(), 0)]);
     let mut classes = Vec::new();
     let limits = suite.limits_for(test);
-    while let Some(&rep) = left.first() {
+    while let Some((group, agreed_hits)) = groups.pop_front() {
+        let Some(&rep) = group.first() else {
+            continue;
+        };
         if !may_run() {
             break;
         }
         let mut h = Splitter {
             exprs: &batch.at_hole,
             rep,
-            following: left.clone(),
+            following: group,
+            hits: 0,
+            agreed_hits,
+            parted: Vec::new(),
             evaluations: 0,
             max_evaluations,
         };
         let exec = batch
             .program
             .run_test_with_hole(&suite.tests()[test].input, &limits, &mut h);
-        let members: BTreeSet<usize> = h.following.iter().copied().collect();
-        left.retain(|c| !members.contains(c));
+        let mut parts: BTreeMap<Parting, Vec<usize>> = BTreeMap::new();
+        for (c, parting) in h.parted {
+            parts.entry(parting).or_default().push(c);
+        }
+        for ((hit, value), members) in parts {
+            // Parted with a value: they also agree on that hit.
+            let agreed = if value.is_some() { hit + 1 } else { hit };
+            groups.push_back((members, agreed));
+        }
         classes.push(Class {
-            members: members.into_iter().collect(),
+            members: h.following,
             exec,
         });
     }
