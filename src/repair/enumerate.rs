@@ -5,7 +5,8 @@
 //! still-undecided candidate of the group is evaluated at each hole hit over the snapshot
 //! of in-scope scalars ([`super::holeval`]), and candidates whose values differ from the
 //! representative's split off. When the run ends, every candidate that produced the same
-//! value sequence as the representative gets its verdict from that one run. Guards and
+//! value sequence as the representative gets its verdict from that one run; the ones
+//! that split off are grouped by where they did, and each group gets a run. Guards and
 //! inserted assignments use a scaffold (the statement edit with a marker expression) so
 //! they are decided the same way. Deletions and statement copies run one per execution.
 

@@ -85,7 +85,7 @@ pub struct RepairConfig {
     /// Lines never edited (1-based). Default none.
     pub trusted_lines: BTreeSet<u32>,
     /// Run limits; the fuel of candidate runs is further cut to 10x what the original
-    /// program needed. Default [`Limits::default`].
+    /// program needed ([`TestSuite::limits_for`]). Default [`Limits::default`].
     pub limits: Limits,
     /// How answers are read from stdout. Default the whole output.
     pub extractor: AnswerExtractor,

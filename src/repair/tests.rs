@@ -233,7 +233,7 @@ impl TestSuite {
     }
 
     /// Test indices in the order candidates run them: by the original's steps, a test it
-    /// passes counted [`PASSING_TEST_WEIGHT`] times (a wrong candidate is usually rejected
+    /// passes counted `PASSING_TEST_WEIGHT` (10) times (a wrong candidate is usually rejected
     /// by a test the original fails), fewest first.
     pub fn order(&self) -> &[usize] {
         &self.order
