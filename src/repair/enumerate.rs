@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use super::budget::{Gate, Stop};
 use super::candidates::{assign, candidates_at, expr_stmt, Site};
-use super::holeval::{eval_at_hole, kind_of};
+use super::holeval::{kind_of, Resolved};
 use super::localise::Suspicious;
 use super::mutate::int_lit;
 use super::patch::{Edit, EditKind, Patch, RepairSource};
@@ -77,10 +77,45 @@ pub struct Class {
 /// value there (`None` when a hot hole stopped following it before it parted).
 type Parting = (u64, Option<Result<u64, String>>);
 
+/// The batch's candidate expressions resolved against each hole site met so far
+/// ([`Resolved`]), each on its first evaluation there.
+#[derive(Default)]
+struct ResolvedCache {
+    /// (site, the candidates resolved at it, by index). A site is identified by its
+    /// address in the batch's program, which outlives the cache.
+    sites: Vec<(*const HoleSite, SiteCache)>,
+}
+
+/// The candidates resolved at one site, by candidate index.
+struct SiteCache(Vec<Option<Resolved>>);
+
+impl ResolvedCache {
+    /// The cache of `site` (for `n` candidates).
+    fn at(&mut self, site: &HoleSite, n: usize) -> &mut SiteCache {
+        let key: *const HoleSite = site;
+        let i = match self.sites.iter().position(|(s, _)| std::ptr::eq(*s, key)) {
+            Some(i) => i,
+            None => {
+                self.sites.push((key, SiteCache(vec![None; n])));
+                self.sites.len() - 1
+            }
+        };
+        &mut self.sites[i].1
+    }
+}
+
+impl SiteCache {
+    /// Candidate `c` resolved at `site`.
+    fn get(&mut self, c: usize, exprs: &[Expr], site: &HoleSite) -> &Resolved {
+        self.0[c].get_or_insert_with(|| Resolved::new(&exprs[c], site))
+    }
+}
+
 /// The test-equivalence handler: follows the representative, drops candidates whose
 /// value at a hole hit differs from the representative's and notes where they parted.
 struct Splitter<'c> {
     exprs: &'c [Expr],
+    resolved: &'c mut ResolvedCache,
     rep: usize,
     following: Vec<usize>,
     /// Hole hits so far in this run.
@@ -98,11 +133,13 @@ impl HoleHandler for Splitter<'_> {
     fn value(&mut self, site: &HoleSite, original: u64, vars: &[u64]) -> Result<u64, String> {
         let hit = self.hits;
         self.hits += 1;
-        let rep_value = eval_at_hole(&self.exprs[self.rep], site, original, vars);
+        let (exprs, rep) = (self.exprs, self.rep);
+        let cache = self.resolved.at(site, exprs.len());
+        let rep_value = cache.get(rep, exprs, site).eval_at_hole(original, vars);
         if hit < self.agreed_hits || self.following.len() == 1 {
             return rep_value;
         }
-        let (exprs, rep, parted) = (self.exprs, self.rep, &mut self.parted);
+        let parted = &mut self.parted;
         if self.evaluations + self.following.len() as u64 > self.max_evaluations {
             // A hot hole: the others stay undecided and get runs of their own.
             self.following.retain(|&c| {
@@ -118,7 +155,7 @@ impl HoleHandler for Splitter<'_> {
             if c == rep {
                 return true;
             }
-            let value = eval_at_hole(&exprs[c], site, original, vars);
+            let value = cache.get(c, exprs, site).eval_at_hole(original, vars);
             value == rep_value || {
                 parted.push((c, (hit, Some(value))));
                 false
@@ -154,6 +191,7 @@ pub fn split_classes(
     let mut groups = VecDeque::from([(undecided.to_vec(), 0)]);
     let mut classes = Vec::new();
     let limits = suite.limits_for(test);
+    let mut resolved = ResolvedCache::default();
     while let Some((group, agreed_hits)) = groups.pop_front() {
         let Some(&rep) = group.first() else {
             continue;
@@ -163,6 +201,7 @@ pub fn split_classes(
         }
         let mut h = Splitter {
             exprs: &batch.at_hole,
+            resolved: &mut resolved,
             rep,
             following: group,
             hits: 0,
