@@ -4,7 +4,8 @@
 //! `E && B` with `E` the untouched original evaluates `E` without re-running it); every
 //! other node must be a literal, a scalar variable of the site, a cast to a scalar type,
 //! or a unary/binary/conditional operator over such nodes. A runtime error (division by
-//! zero) is a value of its own: `Err(message)`.
+//! zero) is a value of its own: `Err(message)`. [`Resolved`] is the same evaluation
+//! with the names and kinds worked out once per site, for the hot path.
 
 use crate::lang::ast::{BinaryOp, Expr, ExprKind, ScalarType, Type, UnaryOp};
 use crate::lang::bytecode::{Bop, Cop, HoleSite};
