@@ -80,23 +80,14 @@ pub fn localise(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::AnswerExtractor;
-    use crate::lang::{compile, Limits};
-    use crate::repair::tests::parse_tests;
+    use crate::lang::compile;
 
     #[test]
     fn the_statement_only_failing_tests_reach_ranks_first() {
         let src = "int f(int x) {\n  int r = 0;\n  if (x > 5)\n    r = x - 1;\n  else\n    r = x + 1;\n  return r;\n}\n";
         let p = compile(src).unwrap();
         // The "x > 5" branch is wrong: f(7) should be 8.
-        let tests = parse_tests("7 => 8\n1 => 2\n2 => 3\n").unwrap();
-        let suite = TestSuite::new(
-            &p,
-            tests,
-            AnswerExtractor::WholeOutput,
-            None,
-            &Limits::default(),
-        );
+        let suite = TestSuite::from_text(&p, "7 => 8\n1 => 2\n2 => 3\n");
         let (s, runs) = localise(&p, &suite, Weighting::Ochiai);
         assert_eq!(runs, 3);
         assert_eq!(s[0].line, 4);

@@ -202,6 +202,20 @@ impl TestSuite {
         suite
     }
 
+    /// A suite of `tests` (the tests file format) for `original`, the whole output as
+    /// the answer, no oracle, default limits: what unit tests need.
+    #[cfg(test)]
+    pub(crate) fn from_text(original: &Program, tests: &str) -> TestSuite {
+        let tests = parse_tests(tests).expect("tests file");
+        TestSuite::new(
+            original,
+            tests,
+            AnswerExtractor::WholeOutput,
+            None,
+            &Limits::default(),
+        )
+    }
+
     /// The tests.
     pub fn tests(&self) -> &[RepairTest] {
         &self.tests
@@ -322,16 +336,11 @@ mod unit_tests {
     #[test]
     fn verdicts_for_the_three_expectations() {
         let p = compile("int f(int x) { return x + 1; }").unwrap();
-        let tests = parse_tests("# comment\n1 => 2\n5 => bug\n7 => ok\n3 => 5\n").unwrap();
+        let text = "# comment\n1 => 2\n5 => bug\n7 => ok\n3 => 5\n";
+        let tests = parse_tests(text).unwrap();
         assert_eq!(tests.len(), 4);
         assert_eq!(tests[1].expect, Expectation::Bug);
-        let suite = TestSuite::new(
-            &p,
-            tests,
-            AnswerExtractor::WholeOutput,
-            None,
-            &Limits::default(),
-        );
+        let suite = TestSuite::from_text(&p, text);
         assert_eq!(suite.failing(), vec![1, 3]);
         assert_eq!(suite.order()[..2], [1, 3]);
         let q = compile("int f(int x) { return x + 2; }").unwrap();
@@ -348,14 +357,7 @@ mod unit_tests {
              if (n == 300000) return 0; return s; }",
         )
         .unwrap();
-        let tests = parse_tests("300000 => 45000150000\n3 => 6\n200000 => ok\n").unwrap();
-        let suite = TestSuite::new(
-            &p,
-            tests,
-            AnswerExtractor::WholeOutput,
-            None,
-            &Limits::default(),
-        );
+        let suite = TestSuite::from_text(&p, "300000 => 45000150000\n3 => 6\n200000 => ok\n");
         let steps = |n: i64| p.run_test(&[Num::Int(n)], &Limits::default()).steps;
         let (long, short, middle) = (steps(300000), steps(3), steps(200000));
         assert!(long > 600_000 && short < 100, "{long} {short}");
