@@ -4,8 +4,8 @@
 //! `E && B` with `E` the untouched original evaluates `E` without re-running it); every
 //! other node must be a literal, a scalar variable of the site, a cast to a scalar type,
 //! or a unary/binary/conditional operator over such nodes. A runtime error (division by
-//! zero) is a value of its own: `Err(message)`. [`Resolved`] is the same evaluation
-//! with the names and kinds worked out once per site, for the hot path.
+//! zero) is a value of its own: `Err(message)`. [`Resolved`] works out names and kinds
+//! once per site, for the many hits of a hole.
 
 use crate::lang::ast::{BinaryOp, Expr, ExprKind, ScalarType, Type, UnaryOp};
 use crate::lang::bytecode::{Bop, Cop, HoleSite};
@@ -127,129 +127,16 @@ fn cop(op: BinaryOp) -> Option<Cop> {
     })
 }
 
-/// Evaluates `e` (which [`kind_of`] accepts) at `site` with the hole's `original` value
-/// and the variables' values `vars`; the result is converted to the site's kind.
-pub fn eval_at_hole(e: &Expr, site: &HoleSite, original: u64, vars: &[u64]) -> Result<u64, String> {
-    let (v, k) = eval(e, site, original, vars)?;
-    Ok(convert(k, site.sc, v))
-}
-
-/// Value (canonical register of its kind) and kind of `e`.
-fn eval(e: &Expr, site: &HoleSite, original: u64, vars: &[u64]) -> Result<(u64, Sc), String> {
-    let unsupported = || Err(UNSUPPORTED.to_string());
-    if e.id == site.node {
-        return Ok((original, site.sc));
-    }
-    let at = |x: &Expr, to: Sc| -> Result<u64, String> {
-        let (v, k) = eval(x, site, original, vars)?;
-        Ok(convert(k, to, v))
-    };
-    Ok(match &e.kind {
-        ExprKind::IntLit { value, ty } => {
-            let sc = sc_of_scalar(*ty).unwrap_or(Sc::I32);
-            (canon(sc, *value), sc)
-        }
-        ExprKind::CharLit(v) => (canon(Sc::I32, *v as u64), Sc::I32),
-        ExprKind::FloatLit { value, ty } => {
-            let sc = sc_of_scalar(*ty).unwrap_or(Sc::F64);
-            (canon(sc, value.to_bits()), sc)
-        }
-        ExprKind::Ident(n) => {
-            let Some(i) = var_index(site, n) else {
-                return unsupported();
-            };
-            (vars.get(i).copied().unwrap_or(0), site.vars[i].sc)
-        }
-        ExprKind::Unary { op, operand } => {
-            let (v, k) = eval(operand, site, original, vars)?;
-            let ak = k.promote();
-            let v = convert(k, ak.sc(), v);
-            match op {
-                UnaryOp::Neg => (negate(ak, v), ak.sc()),
-                UnaryOp::Plus => (v, ak.sc()),
-                UnaryOp::BitNot => (bit_not(ak, v), ak.sc()),
-                UnaryOp::Not => (u64::from(is_zero(ak, v)), Sc::I32),
-                _ => return unsupported(),
-            }
-        }
-        ExprKind::Binary { op, lhs, rhs } => {
-            let promoted = |x: &Expr| -> Result<(u64, Ak), String> {
-                let (v, k) = eval(x, site, original, vars)?;
-                let ak = k.promote();
-                Ok((convert(k, ak.sc(), v), ak))
-            };
-            match op {
-                BinaryOp::LogAnd | BinaryOp::LogOr => {
-                    let (a, ka) = promoted(lhs)?;
-                    let l = !is_zero(ka, a);
-                    let short = if *op == BinaryOp::LogAnd { !l } else { l };
-                    if short {
-                        (u64::from(l), Sc::I32)
-                    } else {
-                        let (b, kb) = promoted(rhs)?;
-                        (u64::from(!is_zero(kb, b)), Sc::I32)
-                    }
-                }
-                BinaryOp::Shl | BinaryOp::Shr => {
-                    let (x, ka) = promoted(lhs)?;
-                    let (y, kb) = promoted(rhs)?;
-                    let y = convert(kb.sc(), Sc::I64, y);
-                    let b = bop(*op).ok_or("operator")?;
-                    (binary(b, ka, x, y)?, ka.sc())
-                }
-                o => {
-                    let (x, ka) = promoted(lhs)?;
-                    let (y, kb) = promoted(rhs)?;
-                    let k = Ak::usual(ka, kb);
-                    let x = convert(ka.sc(), k.sc(), x);
-                    let y = convert(kb.sc(), k.sc(), y);
-                    if let Some(c) = cop(*o) {
-                        (compare(c, k, x, y), Sc::I32)
-                    } else {
-                        let b = bop(*o).ok_or("operator")?;
-                        (binary(b, k, x, y)?, k.sc())
-                    }
-                }
-            }
-        }
-        ExprKind::Conditional { cond, then, els } => {
-            let (Some(kc), Some(kt), Some(ke)) =
-                (kind_of(cond, site), kind_of(then, site), kind_of(els, site))
-            else {
-                return unsupported();
-            };
-            let k = Ak::usual(kt.promote(), ke.promote()).sc();
-            let c = at(cond, kc)?;
-            if is_zero(kc.promote(), convert(kc, kc.promote().sc(), c)) {
-                (at(els, k)?, k)
-            } else {
-                (at(then, k)?, k)
-            }
-        }
-        ExprKind::Cast {
-            ty: Type::Scalar(s),
-            expr,
-        } => {
-            let Some(to) = sc_of_scalar(*s) else {
-                return unsupported();
-            };
-            (at(expr, to)?, to)
-        }
-        _ => return unsupported(),
-    })
-}
-
 /// A candidate expression resolved against one hole site: variables by their index in
-/// the snapshot, kinds and literals worked out once. [`Resolved::eval_at_hole`] gives
-/// what [`eval_at_hole`] gives for the same expression and site, without looking up
-/// names or kinds on every hit of the hole.
+/// the snapshot, kinds and literals worked out once, so a hit of the hole looks up no
+/// name or kind.
 #[derive(Debug, Clone)]
 pub struct Resolved {
     root: Node,
     out: Sc,
 }
 
-/// One node of a [`Resolved`] expression; each mirrors an arm of `eval`.
+/// One node of a [`Resolved`] expression.
 #[derive(Debug, Clone)]
 enum Node {
     /// The hole's original value.
@@ -262,7 +149,7 @@ enum Node {
     /// `&&` (true) or `||` (false).
     Logic(bool, Box<Node>, Box<Node>),
     Shift(Bop, Box<Node>, Box<Node>),
-    /// A comparison or arithmetic operator; `None`: an operator `eval` rejects once both
+    /// A comparison or arithmetic operator; `None`: another operator, an error once both
     /// operands are evaluated.
     Binary(Option<Result<Cop, Bop>>, Box<Node>, Box<Node>),
     Conditional {
@@ -287,7 +174,7 @@ impl Resolved {
     }
 
     /// The value at the hole with its `original` value and the variables' values
-    /// `vars`, converted to the site's kind (as [`eval_at_hole`]).
+    /// `vars`, converted to the site's kind.
     pub fn eval_at_hole(&self, original: u64, vars: &[u64]) -> Result<u64, String> {
         let (v, k) = self.root.eval(original, vars)?;
         Ok(convert(k, self.out, v))
@@ -353,7 +240,7 @@ fn resolve(e: &Expr, site: &HoleSite) -> Node {
 }
 
 impl Node {
-    /// Value and kind, as `eval` computes them for the node's expression.
+    /// Value (canonical register of its kind) and kind.
     fn eval(&self, original: u64, vars: &[u64]) -> Result<(u64, Sc), String> {
         let at = |x: &Node, to: Sc| -> Result<u64, String> {
             let (v, k) = x.eval(original, vars)?;
