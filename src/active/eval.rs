@@ -231,12 +231,16 @@ impl Prepared {
         let buggy = ProgramRunner::new(buggy, limits.clone(), extractor.clone());
         let golden = ProgramRunner::new(golden, limits.clone(), extractor);
         // Every numeric test runs once on both programs; train tests also size the
-        // fuzz fuel and give the failing tests a run can start from.
+        // fuzz fuel and give the failing tests a run can start from. Train tests run
+        // first: a subject none of them fails is left out before its held-out tests run.
         let train = subject.tests.train.len();
-        let mut runs = Vec::new();
+        let mut runs: Vec<(bool, String, ValidationRun)> = Vec::new();
         let mut slowest = 0;
         let mut skipped = 0;
         for (i, t) in subject.all_tests().enumerate() {
+            if i == train && !runs.iter().any(|(_, _, r)| r.failing) {
+                return Err(SkipReason::NoFailingTrainTest);
+            }
             let Some(input) = parse_input(&t.input).filter(|i| !i.is_empty()) else {
                 skipped += 1;
                 continue;
@@ -674,6 +678,27 @@ mod tests {
         let mut broken = subject.clone();
         broken.golden = "int main( {".into();
         assert_eq!(slowest_train_steps(&broken, &config.limits), 0);
+    }
+
+    #[test]
+    fn a_subject_whose_train_tests_all_pass_is_left_out_even_if_a_held_out_test_fails() {
+        let subject = |train_n: u32| {
+            Subject::from_json(&format!(
+                r#"{{"id": "late", "buggy": "int main(){{int n; scanf(\"%d\",&n); printf(\"%d\\n\", n == 1000 ? 0 : n); return 0;}}",
+                    "golden": "int main(){{int n; scanf(\"%d\",&n); printf(\"%d\\n\", n); return 0;}}",
+                    "tests": {{"train": [{{"input": "3\n", "output": "3\n", "name": "a"}}, {{"input": "{train_n}\n", "output": "{train_n}\n", "name": "b"}}],
+                              "heldout": [{{"input": "1000\n", "output": "1000\n", "name": "c"}}]}}}}"#
+            ))
+            .expect("subject")
+        };
+        let config = EvalConfig::default();
+        assert!(matches!(
+            Prepared::new(&subject(40), &config),
+            Err(SkipReason::NoFailingTrainTest)
+        ));
+        let prepared = Prepared::new(&subject(1000), &config).expect("a train test fails");
+        assert_eq!(prepared.failing_train_tests(), 1);
+        assert_eq!(prepared.validation.iter().filter(|r| r.failing).count(), 2);
     }
 
     #[test]
