@@ -1,5 +1,6 @@
 //! `fixloop eval`: Learn2fix's oracle evaluation over a corpus, the golden program as labeller, with the paper's metrics.
 
+use crate::pipeline::{lock, prepare_then_run};
 use crate::shard::{self, ShardSpec};
 use clap::Args;
 use fixloop::active::eval::{
@@ -15,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// The loop's fuzzer on the command line (see [`fixloop::session::Fuzzer`]).
@@ -358,24 +359,10 @@ fn load(path: &Path, config: &EvalConfig) -> Loaded {
     }
 }
 
-/// The order in which `(subject, run)` loop runs start: costliest subjects first, by
-/// [`Prepared::slowest_train_steps`], then file order (longest-processing-time
-/// scheduling, so that a heavy subject does not start last and run alone at the end).
-/// Runs are independent, so the order never changes a result, only the wall time.
-fn schedule(costs: &[(usize, u64)], runs: usize) -> Vec<(usize, usize)> {
-    let mut subjects = costs.to_vec();
-    subjects.sort_by_key(|&(i, cost)| (std::cmp::Reverse(cost), i));
-    subjects
-        .iter()
-        .flat_map(|&(i, _)| (0..runs).map(move |run| (i, run)))
-        .collect()
-}
-
-/// A prepared subject while its runs are under way: dropped (with its run caches)
-/// when its last run ends.
-struct InFlight {
-    prepared: Mutex<Option<Arc<Prepared>>>,
-    runs_left: AtomicUsize,
+/// A prepared subject while its runs are under way, with the CPU seconds spent on it
+/// so far (preparation plus finished runs).
+struct Evaluating {
+    prepared: Box<Prepared>,
     cpu_seconds: Mutex<f64>,
 }
 
@@ -397,8 +384,10 @@ pub enum SubjectResult {
     Unreadable(String, String),
 }
 
-/// Prepares every subject, then runs all `(subject, run)` loops on `threads` threads in
-/// [`schedule`] order; results in file order.
+/// Prepares every subject and runs its `runs` loops on `threads` threads
+/// ([`prepare_then_run`]: costliest subjects first, by [`Prepared::slowest_train_steps`],
+/// so that a heavy subject does not start last and run alone at the end); results in
+/// file order.
 fn evaluate_all(
     files: &[PathBuf],
     config: &EvalConfig,
@@ -407,100 +396,71 @@ fn evaluate_all(
     seed: u64,
     threads: usize,
 ) -> Vec<SubjectResult> {
-    let loaded = parallel_map(files.len(), threads, |i| load(&files[i], config));
-    let mut results = Vec::with_capacity(files.len());
-    let mut flights = Vec::with_capacity(files.len());
-    let mut costs = Vec::new();
-    for (i, l) in loaded.into_iter().enumerate() {
-        match l {
+    let left_out: Vec<Mutex<Option<SubjectResult>>> =
+        files.iter().map(|_| Mutex::new(None)).collect();
+    let cpu_of: Vec<Mutex<f64>> = files.iter().map(|_| Mutex::new(f64::NAN)).collect();
+    let finished = AtomicUsize::new(0);
+    let rows = prepare_then_run(
+        files.len(),
+        runs,
+        threads,
+        |i| match load(&files[i], config) {
             Loaded::Ready {
                 prepared,
                 cpu_seconds,
             } => {
-                costs.push((i, prepared.slowest_train_steps()));
-                flights.push(Some(InFlight {
-                    prepared: Mutex::new(Some(Arc::from(prepared))),
-                    runs_left: AtomicUsize::new(runs),
-                    cpu_seconds: Mutex::new(cpu_seconds),
-                }));
-                results.push(None);
+                let cost = prepared.slowest_train_steps();
+                let cpu_seconds = Mutex::new(cpu_seconds);
+                Some((
+                    Evaluating {
+                        prepared,
+                        cpu_seconds,
+                    },
+                    cost,
+                ))
             }
             Loaded::Skipped(id, why) => {
                 eprintln!("skipped {id}: {why}");
-                flights.push(None);
-                results.push(Some(SubjectResult::Skipped(id, why.to_string())));
+                *lock(&left_out[i]) = Some(SubjectResult::Skipped(id, why.to_string()));
+                None
             }
             Loaded::Unreadable(p, why) => {
                 eprintln!("unreadable {p}: {why}");
-                flights.push(None);
-                results.push(Some(SubjectResult::Unreadable(p, why)));
+                *lock(&left_out[i]) = Some(SubjectResult::Unreadable(p, why));
+                None
             }
-        }
-    }
-    let tasks = schedule(&costs, runs);
-    let finished = AtomicUsize::new(0);
-    let ready = costs.len();
-    let rows = parallel_map(tasks.len(), threads, |t| {
-        let (i, run) = tasks[t];
-        let Some(flight) = &flights[i] else {
-            return Vec::new();
-        };
-        let lock = |m: &Mutex<Option<Arc<Prepared>>>| {
-            m.lock().unwrap_or_else(PoisonError::into_inner).clone()
-        };
-        let Some(prepared) = lock(&flight.prepared) else {
-            return Vec::new();
-        };
-        let s = run_seed(seed, prepared.id(), run);
-        let (rows, cpu) = with_cpu(|| {
-            prepared.run(config, run, s, || {
-                FormulaOracle::with_config(learn.clone()).with_input_names(prepared.input_names())
-            })
-        });
-        let total = {
-            let mut c = flight
-                .cpu_seconds
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            *c += cpu;
-            *c
-        };
-        if flight.runs_left.fetch_sub(1, Ordering::AcqRel) == 1 {
-            // The subject's last run: free its programs and run caches.
-            flight
-                .prepared
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .take();
+        },
+        |_, run, subject: &Evaluating| {
+            let prepared = &subject.prepared;
+            let s = run_seed(seed, prepared.id(), run);
+            let (rows, cpu) = with_cpu(|| {
+                prepared.run(config, run, s, || {
+                    FormulaOracle::with_config(learn.clone())
+                        .with_input_names(prepared.input_names())
+                })
+            });
+            *lock(&subject.cpu_seconds) += cpu;
+            rows
+        },
+        |i, subject| {
+            let total = *lock(&subject.cpu_seconds);
+            *lock(&cpu_of[i]) = total;
             let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
-            eprintln!("[{done}/{ready}] {} cpu {total:.1} s", files[i].display());
-        }
-        rows
-    });
-    let mut per_subject: Vec<Vec<(usize, Vec<RunMetrics>)>> =
-        (0..files.len()).map(|_| Vec::new()).collect();
-    for ((i, run), r) in tasks.into_iter().zip(rows) {
-        per_subject[i].push((run, r));
-    }
-    results
-        .into_iter()
-        .zip(per_subject)
-        .zip(flights)
-        .map(|((result, mut by_run), flight)| {
-            result.unwrap_or_else(|| {
-                by_run.sort_by_key(|(run, _)| *run);
-                let cpu_seconds = flight
-                    .map(|f| {
-                        f.cpu_seconds
-                            .into_inner()
-                            .unwrap_or_else(PoisonError::into_inner)
-                    })
-                    .filter(|c| !c.is_nan());
-                SubjectResult::Done {
-                    rows: by_run.into_iter().flat_map(|(_, r)| r).collect(),
-                    cpu_seconds,
-                }
-            })
+            eprintln!("[{done}] {} cpu {total:.1} s", files[i].display());
+        },
+    );
+    rows.into_iter()
+        .zip(left_out)
+        .zip(cpu_of)
+        .map(|((by_run, left_out), cpu)| {
+            left_out
+                .into_inner()
+                .unwrap_or_else(PoisonError::into_inner)
+                .unwrap_or_else(|| SubjectResult::Done {
+                    rows: by_run.into_iter().flatten().collect(),
+                    cpu_seconds: Some(cpu.into_inner().unwrap_or_else(PoisonError::into_inner))
+                        .filter(|c| !c.is_nan()),
+                })
         })
         .collect()
 }
@@ -824,25 +784,6 @@ pub fn report(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn costliest_subjects_run_first_then_file_order_with_runs_together() {
-        let costs = [(0, 5), (1, 100), (2, 5), (4, 7)];
-        assert_eq!(
-            schedule(&costs, 2),
-            vec![
-                (1, 0),
-                (1, 1),
-                (4, 0),
-                (4, 1),
-                (0, 0),
-                (0, 1),
-                (2, 0),
-                (2, 1)
-            ]
-        );
-        assert!(schedule(&costs, 0).is_empty());
-    }
 
     #[derive(clap::Parser)]
     struct Cli {

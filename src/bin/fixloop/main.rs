@@ -12,6 +12,7 @@ mod fuzz;
 mod gp_eval;
 mod learn;
 mod merge;
+mod pipeline;
 mod record_gcc;
 mod repair;
 mod repair_eval;
