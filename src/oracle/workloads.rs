@@ -4,7 +4,7 @@
 //! examples, or a look-one-ahead learn (the learner already holds the examples and its
 //! formula; one hypothetical label is added). [`LearnCall::prepare`] does the part the
 //! loop has already done (untimed), [`LearnCall::execute`] the call itself (timed by the
-//! caller: `fixloop bench learn`, `benches/oracle_learn.rs`, the wasm bench). The module
+//! caller: `fixloop bench learn`, `benches/learn_workloads.rs`, the wasm bench). The module
 //! does no I/O and reads no clock.
 
 use super::{learn, triangle, Example, LearnConfig, LearnReport, Learner, Value};
@@ -56,6 +56,15 @@ impl LearnCall {
         }
     }
 
+    /// The table row the call is timed in: its workload, look-ahead learns apart.
+    pub fn row(&self) -> String {
+        if self.look_ahead.is_some() {
+            format!("{} (look-ahead)", self.workload)
+        } else {
+            self.workload.clone()
+        }
+    }
+
     /// Whether `report`'s formula (if any) agrees with every label of the call.
     pub fn consistent(&self, report: &LearnReport) -> bool {
         let Some(f) = &report.formula else {
@@ -66,6 +75,20 @@ impl LearnCall {
             .chain(&self.look_ahead)
             .all(|e| f.eval(&e.point) == e.bug)
     }
+}
+
+/// The rows of `calls` (see [`LearnCall::row`]) in first-seen order, each with the
+/// indices of its calls.
+pub fn by_row(calls: &[LearnCall]) -> Vec<(String, Vec<usize>)> {
+    let mut rows: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, c) in calls.iter().enumerate() {
+        let name = c.row();
+        match rows.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, idx)) => idx.push(i),
+            None => rows.push((name, vec![i])),
+        }
+    }
+    rows
 }
 
 /// The triangle draws of the speed issue: `n` balanced examples (see

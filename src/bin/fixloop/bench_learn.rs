@@ -120,27 +120,10 @@ pub fn main(a: LearnBenchArgs) -> ExitCode {
     if let Some(p) = &a.only {
         calls.retain(|c| c.workload.starts_with(p.as_str()));
     }
-    // Rows in first-seen order; recorded loop calls by subject, look-aheads apart.
-    let row_name = |c: &LearnCall| {
-        if c.look_ahead.is_some() {
-            format!("{} (look-ahead)", c.workload)
-        } else {
-            c.workload.clone()
-        }
-    };
-    let mut names: Vec<String> = Vec::new();
-    for c in &calls {
-        let n = row_name(c);
-        if !names.contains(&n) {
-            names.push(n);
-        }
-    }
     let timed: Vec<Timed> = calls.iter().map(|c| time_call(c, a.repeat)).collect();
     let mut rows = Vec::new();
-    for name in &names {
-        let idx: Vec<usize> = (0..calls.len())
-            .filter(|&i| row_name(&calls[i]) == *name)
-            .collect();
+    // Rows in first-seen order; recorded loop calls by subject, look-aheads apart.
+    for (name, idx) in workloads::by_row(&calls) {
         let mut ms: Vec<f64> = idx.iter().map(|&i| timed[i].ms).collect();
         let found = idx
             .iter()
@@ -175,7 +158,7 @@ pub fn main(a: LearnBenchArgs) -> ExitCode {
             .zip(&timed)
             .map(|(c, t)| {
                 serde_json::json!({
-                    "workload": row_name(c),
+                    "workload": c.row(),
                     "cpu_ms": t.ms,
                     "formula": t.report.formula.as_ref().map(|f| f.to_string()),
                     "stop": t.report.stop.to_string(),
