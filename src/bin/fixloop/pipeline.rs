@@ -25,12 +25,6 @@ enum Task {
     Stop,
 }
 
-/// A prepared item while its runs are under way (dropped after its last run).
-struct Prepared<P> {
-    value: Mutex<Option<Arc<P>>>,
-    runs_left: AtomicUsize,
-}
-
 /// The value behind `m`, also after a thread panicked while holding it.
 pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
@@ -54,8 +48,12 @@ pub fn prepare_then_run<P: Send + Sync, R: Send>(
         runnable: BinaryHeap::new(),
     });
     let wake = Condvar::new();
-    let items: Vec<Mutex<Option<Prepared<P>>>> = (0..n).map(|_| Mutex::new(None)).collect();
-    let results: Vec<Mutex<Vec<Option<R>>>> = (0..n).map(|_| Mutex::new(Vec::new())).collect();
+    // A prepared item while its runs are under way (dropped after its last run).
+    let items: Vec<Mutex<Option<Arc<P>>>> = (0..n).map(|_| Mutex::new(None)).collect();
+    let runs_left: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(runs)).collect();
+    let results: Vec<Mutex<Vec<Option<R>>>> = (0..n)
+        .map(|_| Mutex::new((0..runs).map(|_| None).collect()))
+        .collect();
     let next_task = || {
         let mut q = lock(&queue);
         loop {
@@ -82,31 +80,21 @@ pub fn prepare_then_run<P: Send + Sync, R: Send>(
                         let mut q = lock(&queue);
                         q.preparing -= 1;
                         if let Some((value, cost)) = prepared {
-                            *lock(&results[i]) = (0..runs).map(|_| None).collect();
-                            *lock(&items[i]) = Some(Prepared {
-                                value: Mutex::new(Some(Arc::new(value))),
-                                runs_left: AtomicUsize::new(runs),
-                            });
+                            *lock(&items[i]) = Some(Arc::new(value));
                             q.runnable
                                 .extend((0..runs).map(|r| (cost, Reverse(i), Reverse(r))));
                         }
                         wake.notify_all();
                     }
                     Task::Run(i, r) => {
-                        let item = lock(&items[i]);
-                        let Some(p) = item.as_ref() else { continue };
-                        let Some(value) = lock(&p.value).clone() else {
+                        // Queued only once prepared, and dropped only after its last run.
+                        let Some(value) = lock(&items[i]).clone() else {
                             continue;
                         };
-                        drop(item);
-                        let result = run(i, r, &value);
-                        lock(&results[i])[r] = Some(result);
-                        let item = lock(&items[i]);
-                        if let Some(p) = item.as_ref() {
-                            if p.runs_left.fetch_sub(1, Ordering::AcqRel) == 1 {
-                                last_run(i, &value);
-                                lock(&p.value).take();
-                            }
+                        lock(&results[i])[r] = Some(run(i, r, &value));
+                        if runs_left[i].fetch_sub(1, Ordering::AcqRel) == 1 {
+                            last_run(i, &value);
+                            lock(&items[i]).take();
                         }
                     }
                     Task::Stop => break,
@@ -132,7 +120,7 @@ mod tests {
 
     /// The order in which `(item, run)` runs start once every item is prepared, given
     /// `(item, cost)` pairs: costliest first, then by index, an item's runs together.
-    pub fn schedule(costs: &[(usize, u64)], runs: usize) -> Vec<(usize, usize)> {
+    fn schedule(costs: &[(usize, u64)], runs: usize) -> Vec<(usize, usize)> {
         let mut items = costs.to_vec();
         items.sort_by_key(|&(i, cost)| (Reverse(cost), i));
         items
