@@ -143,6 +143,16 @@ pub struct LearnConfig {
     /// Of equally simple atoms, those over this variable come first, so ties between
     /// smallest formulas go to it. Default `None` (variable order).
     pub preferred_var: Option<usize>,
+    /// Of equally small formulas, one without atoms over this variable wins, whatever
+    /// its tier and complexity (atoms over it rank above every other atom's tier).
+    /// Default `None`.
+    pub avoided_var: Option<usize>,
+    /// Of equally small formulas, one without remainder atoms wins, as with
+    /// [`LearnConfig::avoided_var`]. Default false.
+    pub avoid_remainders: bool,
+    /// Atoms left out of the pool (with their negations): a learn call without them
+    /// finds the other formulas that fit the examples. Default none.
+    pub excluded_atoms: Vec<Atom>,
 }
 
 impl Default for LearnConfig {
@@ -168,6 +178,9 @@ impl Default for LearnConfig {
             max_pivots: 20_000,
             snap_max_coeff: 10,
             preferred_var: None,
+            avoided_var: None,
+            avoid_remainders: false,
+            excluded_atoms: Vec::new(),
         }
     }
 }

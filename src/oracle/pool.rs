@@ -24,10 +24,27 @@ fn set(b: &mut Bits, i: usize) {
     b[i / 64] |= 1 << (i % 64);
 }
 
-/// Tiers order the hypothesis space for tie-breaking between equally small formulas:
-/// single-variable and variable-equality atoms first, then two-variable inequalities,
-/// then three-variable ones, then general half-spaces found by the simplex.
-pub(crate) const TIERS: usize = 4;
+/// The base tiers order the hypothesis space for tie-breaking between equally small
+/// formulas: single-variable and variable-equality atoms first, then two-variable
+/// inequalities and remainders, then three-variable ones, then general half-spaces found
+/// by the simplex.
+pub(crate) const BASE_TIERS: usize = 4;
+
+/// Every base tier again, above them all, for the literals a configuration avoids
+/// ([`LearnConfig::avoided_var`], [`LearnConfig::avoid_remainders`]): of equally small
+/// formulas, one without them wins.
+pub(crate) const TIERS: usize = 2 * BASE_TIERS;
+
+/// The tier of `atom`, offered at base tier `tier`, under `config`.
+fn tier_of(atom: &Atom, tier: usize, config: &LearnConfig) -> usize {
+    let avoided = config.avoided_var.is_some_and(|v| atom.coefficient(v) != 0)
+        || (config.avoid_remainders && atom.modulus().is_some());
+    if avoided {
+        tier + BASE_TIERS
+    } else {
+        tier
+    }
+}
 
 /// One candidate literal of the pool.
 #[derive(Clone, Debug)]
@@ -238,8 +255,8 @@ pub(crate) fn build(
         }
     }
     for a in extra {
-        cands.push_checked(a.clone(), TIERS - 1, None, 0);
-        cands.push_checked(a.negate(), TIERS - 1, None, 0);
+        cands.push_checked(a.clone(), BASE_TIERS - 1, None, 0);
+        cands.push_checked(a.negate(), BASE_TIERS - 1, None, 0);
     }
 
     let words = cands.words;
@@ -274,7 +291,7 @@ pub(crate) fn build(
         .enumerate()
         .filter_map(|(i, c)| {
             c.as_ref().map(|(a, tier)| {
-                (*tier as u128) << 97
+                (tier_of(a, *tier, config) as u128) << 97
                     | u128::from(a.complexity()) << 65
                     | u128::from(!preferred(a)) << 64
                     | i as u128
@@ -325,10 +342,13 @@ pub(crate) fn build(
         let Some((atom, tier)) = cands[i].take() else {
             continue;
         };
+        if config.excluded_atoms.contains(&atom) || config.excluded_atoms.contains(&atom.negate()) {
+            continue;
+        }
         kept_truths.extend_from_slice(truth);
         kept.push(PoolLit {
+            tier: tier_of(&atom, tier, config),
             atom,
-            tier,
             truth: truth.to_vec(),
         });
     }

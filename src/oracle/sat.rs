@@ -3,7 +3,7 @@
 
 use super::conflicts::{ConflictCount, ConflictMeter};
 use super::formula::{Atom, Form};
-use super::pool::{bit, Pool, PoolLit, TIERS};
+use super::pool::{bit, Pool, PoolLit, BASE_TIERS, TIERS};
 use std::collections::HashMap;
 use std::rc::Rc;
 use varisat::{ExtendFormula, Lit, Solver};
@@ -52,7 +52,14 @@ impl Encoding {
         solver.write_proof(meter, varisat::ProofFormat::Varisat);
         let p = pool.len();
         let en: Vec<Lit> = (0..max_groups).map(|_| solver.new_lit()).collect();
-        let tier: Vec<Lit> = (0..TIERS).map(|_| solver.new_lit()).collect();
+        // The avoided tiers get literals only when some literal is in one, so a pool
+        // without them is encoded exactly as before they existed.
+        let tiers = if pool.iter().any(|l| l.tier >= BASE_TIERS) {
+            TIERS
+        } else {
+            BASE_TIERS
+        };
+        let tier: Vec<Lit> = (0..tiers).map(|_| solver.new_lit()).collect();
         let sel: Vec<Vec<Lit>> = (0..max_groups)
             .map(|_| (0..p).map(|_| solver.new_lit()).collect())
             .collect();
@@ -202,7 +209,7 @@ impl Encoding {
         if groups < self.en.len() {
             assume.push(!self.en[groups]);
         }
-        for t in max_tier + 1..TIERS {
+        for t in max_tier + 1..self.tier.len() {
             assume.push(!self.tier[t]);
         }
         if literals < self.card.len() {
