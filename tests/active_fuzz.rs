@@ -1,6 +1,8 @@
 //! Properties of the fuzzer (the neighbourhood default and Learn2fix's classic profile): shape, kinds, ranges, deduplication, replay, where mutants land.
 
-use fixloop::active::fuzz::{FuzzConfig, FuzzProfile, FuzzStop, Fuzzer, Kind, Range};
+use fixloop::active::fuzz::{
+    shape_of, FuzzConfig, FuzzProfile, FuzzStop, Fuzzer, Kind, Range, Reach,
+};
 use fixloop::active::Num;
 use fixloop::lang::inputs::program_inputs;
 use proptest::prelude::*;
@@ -237,4 +239,53 @@ fn different_seeds_explore_differently_and_near_the_seed() {
         .filter(|m| matches!(m[0], Num::Int(x) if x.saturating_sub(1000).unsigned_abs() <= 500))
         .count();
     assert!(close > 30, "{close}");
+}
+
+/// `n` mutants of `template` within `reach`.
+fn run_within(template: &[Num], reach: Reach, n: usize) -> Vec<Vec<Num>> {
+    let mut f = Fuzzer::new(template, FuzzConfig::default());
+    let mut rng = StdRng::seed_from_u64(7);
+    (0..n)
+        .map_while(|_| f.next_within(&[template], &mut rng, reach).ok())
+        .collect()
+}
+
+#[test]
+fn like_mutants_keep_the_shape_of_the_failing_input_and_near_ones_its_signs() {
+    // From `2 2 2`: `3 3 3`, `4 4 4` and the like; never `2 2 3`, never a negative side.
+    let triangle = ints(&[2, 2, 2]);
+    let like = run_within(&triangle, Reach::Like, 6);
+    assert!(like.len() >= 3, "{like:?}");
+    assert!(
+        like.iter().all(|m| shape_of(m) == shape_of(&triangle)),
+        "{like:?}"
+    );
+    assert!(like.contains(&ints(&[3, 3, 3])), "{like:?}");
+    // `5 3 4`: every mutant keeps 5 > 4 > 3 > 0.
+    let ordered = ints(&[5, 3, 4]);
+    let like = run_within(&ordered, Reach::Like, 30);
+    assert!(like.len() >= 10, "{like:?}");
+    assert!(
+        like.iter().all(|m| shape_of(m) == shape_of(&ordered)),
+        "{like:?}"
+    );
+    // Near: small and medium steps, no sign flips or type limits, any order.
+    let near = run_within(&ordered, Reach::Near, 100);
+    assert!(
+        near.iter().all(|m| m.iter().all(|n| n.as_f64() > 0.0)),
+        "{near:?}"
+    );
+    assert!(
+        near.iter().all(|m| m.iter().all(|n| n.as_f64() < 1e6)),
+        "{near:?}"
+    );
+    assert!(near.iter().any(|m| shape_of(m) != shape_of(&ordered)));
+    // Far is the neighbourhood fuzzer as it was: the same mutants as `next`.
+    let far = run_within(&ordered, Reach::Far, 50);
+    let mut f = Fuzzer::new(&ordered, FuzzConfig::default());
+    let mut rng = StdRng::seed_from_u64(7);
+    let plain: Vec<Vec<Num>> = (0..50)
+        .map_while(|_| f.next(&[&ordered], &mut rng).ok())
+        .collect();
+    assert_eq!(far, plain);
 }

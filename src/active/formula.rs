@@ -80,7 +80,8 @@ pub fn named_variables(inputs: &[String]) -> Vec<String> {
 /// list only grows); the current formula is the last consistent one (a failed learn
 /// keeps the previous formula; before any formula, every run is predicted "bug"). Of
 /// equally small formulas it takes one over the output `out` where there is one
-/// ([`LearnConfig::preferred_var`]).
+/// ([`LearnConfig::preferred_var`]), or - [`FormulaOracle::preferring_inputs`] - one
+/// over the inputs alone without remainders ([`LearnConfig::avoided_var`]).
 pub struct FormulaOracle {
     config: LearnConfig,
     /// Names of the input variables (`None`: `x1 .. xn`).
@@ -94,6 +95,8 @@ pub struct FormulaOracle {
     conflict_budget: Option<u64>,
     /// Conflicts used by learners this oracle dropped (rebuilt on a shorter example list).
     conflicts_dropped: u64,
+    /// Of equally small formulas, prefer one over the inputs alone, without remainders.
+    prefer_inputs: bool,
 }
 
 impl Default for FormulaOracle {
@@ -119,7 +122,17 @@ impl FormulaOracle {
             failures: 0,
             conflict_budget: None,
             conflicts_dropped: 0,
+            prefer_inputs: false,
         }
+    }
+
+    /// This oracle taking, of equally small formulas, one over the inputs alone and
+    /// without remainder atoms where there is one (`yes`), or one over the output (the
+    /// default): a person who answers Bug or Not a bug says where the bug is, which a
+    /// formula over the inputs states without claiming which outputs are right.
+    pub fn preferring_inputs(mut self, yes: bool) -> FormulaOracle {
+        self.prefer_inputs = yes;
+        self
     }
 
     /// This oracle naming the inputs `names` in its formulas (see [`named_variables`]);
@@ -155,9 +168,18 @@ impl FormulaOracle {
             // Ties between smallest formulas go to atoms over the output (the last
             // variable): a formula over the symptom claims less about inputs nobody
             // has labelled than one over the inputs.
-            let config = LearnConfig {
-                preferred_var: Some(arity - 1),
-                ..self.config.clone()
+            let config = if self.prefer_inputs {
+                LearnConfig {
+                    preferred_var: None,
+                    avoided_var: Some(arity - 1),
+                    avoid_remainders: true,
+                    ..self.config.clone()
+                }
+            } else {
+                LearnConfig {
+                    preferred_var: Some(arity - 1),
+                    ..self.config.clone()
+                }
             };
             let mut learner = Learner::new(self.names(arity), config);
             learner.set_conflict_budget(
@@ -175,6 +197,50 @@ impl FormulaOracle {
         Some(learner)
     }
 }
+
+impl FormulaOracle {
+    /// Up to `limit` other formulas that fit the examples learned so far and are no
+    /// larger than the current one: each learned with one of the current formula's
+    /// atoms left out. A person who sees two formulas fit the answers equally well knows
+    /// the answers have not settled where the bug is.
+    pub fn alternatives(&self, limit: usize) -> Vec<Formula> {
+        let (Some(current), Some(learner)) = (&self.formula, &self.learner) else {
+            return Vec::new();
+        };
+        let examples = learner.examples();
+        let mut out: Vec<Formula> = Vec::new();
+        for atom in current.atoms() {
+            if out.len() >= limit {
+                break;
+            }
+            let config = LearnConfig {
+                excluded_atoms: vec![atom.clone()],
+                max_conflicts: ALTERNATIVE_CONFLICTS,
+                max_sat_calls: ALTERNATIVE_SAT_CALLS,
+                ..learner.config().clone()
+            };
+            let report = crate::oracle::learn(learner.vars(), &examples, &config);
+            let Some(f) = report.formula else {
+                continue;
+            };
+            let text = f.to_string();
+            let fits = report.stop == crate::oracle::StopReason::Found
+                && f.literals() <= current.literals()
+                && text != current.to_string();
+            if fits && !out.iter().any(|o| o.to_string() == text) {
+                out.push(f);
+            }
+        }
+        out
+    }
+}
+
+/// The SAT conflict budget of each learn call looking for another formula: the page
+/// shows them after every answer, so they must cost far less than the loop's own step.
+const ALTERNATIVE_CONFLICTS: u64 = 200;
+
+/// The SAT calls of each learn call looking for another formula.
+const ALTERNATIVE_SAT_CALLS: usize = 8;
 
 impl BugOracle for FormulaOracle {
     fn learn(&mut self, examples: &[Example]) -> LearnStatus {

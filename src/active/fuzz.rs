@@ -60,6 +60,68 @@ pub enum FuzzProfile {
     Classic,
 }
 
+/// How far from its seed a [`FuzzProfile::Neighbourhood`] mutant may go. The active loop
+/// starts [`Reach::Like`] and widens it when the nearer inputs stop telling its committee
+/// anything ([`crate::active::ActiveConfig::near_first`]); [`Reach::Far`] is the
+/// profile as it always was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum Reach {
+    /// Most like the seed: small steps (1, 2, a few percent, another position's value)
+    /// that keep the signs of the numbers and their equalities and order (`2 2 2` gives
+    /// `3 3 3`; `5 3 4` gives `6 3 4`, never `5 5 4`).
+    Like,
+    /// Near the seed: every neighbourhood step but sign flips, 0, 1 and the type's
+    /// limits, keeping the sign of every number.
+    Near,
+    /// Anywhere the neighbourhood fuzzer goes.
+    #[default]
+    Far,
+}
+
+impl Reach {
+    /// The next wider reach (`None` from [`Reach::Far`]).
+    pub fn wider(self) -> Option<Reach> {
+        match self {
+            Reach::Like => Some(Reach::Near),
+            Reach::Near => Some(Reach::Far),
+            Reach::Far => None,
+        }
+    }
+
+    /// Whether a mutant at this reach may take `step`.
+    fn allows(self, step: Step) -> bool {
+        match self {
+            Reach::Far => true,
+            Reach::Near => !matches!(
+                step,
+                Step::Negate | Step::Zero | Step::One | Step::TypeMin | Step::TypeMax
+            ),
+            Reach::Like => matches!(
+                step,
+                Step::Add(1 | 2)
+                    | Step::Sub(1 | 2)
+                    | Step::PercentUp
+                    | Step::PercentDown
+                    | Step::OtherPosition
+            ),
+        }
+    }
+}
+
+/// The signs of an input's numbers and the order between every two of them: inputs with
+/// the same shape are alike ([`Reach::Like`]).
+pub fn shape_of(input: &[Num]) -> Vec<std::cmp::Ordering> {
+    let v: Vec<f64> = input.iter().map(|n| n.as_f64()).collect();
+    let cmp = |a: f64, b: f64| a.partial_cmp(&b).unwrap_or(std::cmp::Ordering::Equal);
+    let mut out: Vec<std::cmp::Ordering> = v.iter().map(|&x| cmp(x, 0.0)).collect();
+    for i in 0..v.len() {
+        for j in i + 1..v.len() {
+            out.push(cmp(v[i], v[j]));
+        }
+    }
+    out
+}
+
 /// One per-position mutation step of the [`FuzzProfile::Neighbourhood`] fuzzer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
@@ -268,8 +330,14 @@ impl Fuzzer {
     /// One mutant of `seed` (not deduplicated) by the configured [`FuzzProfile`]; every
     /// position keeps its kind and stays in its range.
     pub fn mutate(&self, seed: &[Num], rng: &mut StdRng) -> Vec<Num> {
+        self.mutate_within(seed, rng, Reach::Far)
+    }
+
+    /// [`Fuzzer::mutate`] within `reach` (the classic profile ignores it; [`Reach::Like`]
+    /// does not check the shape: [`Fuzzer::next_within`] does).
+    fn mutate_within(&self, seed: &[Num], rng: &mut StdRng, reach: Reach) -> Vec<Num> {
         match self.config.profile {
-            FuzzProfile::Neighbourhood => self.neighbour(seed, rng),
+            FuzzProfile::Neighbourhood => self.neighbour(seed, rng, reach),
             FuzzProfile::Classic => self.mutate_classic(seed, rng),
         }
     }
@@ -278,7 +346,7 @@ impl Fuzzer {
     /// random subset, a quarter all of them; a mutant of several positions applies one
     /// step to all of them in half the cases (`2 2 2` to `3 3 3`); a changed position gets
     /// a second step in a quarter of the cases.
-    fn neighbour(&self, seed: &[Num], rng: &mut StdRng) -> Vec<Num> {
+    fn neighbour(&self, seed: &[Num], rng: &mut StdRng, reach: Reach) -> Vec<Num> {
         let n = self.kinds.len();
         let start: Vec<Num> = self
             .kinds
@@ -302,7 +370,7 @@ impl Fuzzer {
             _ => vec![true; n],
         };
         let several = chosen.iter().filter(|&&c| c).count() > 1;
-        let shared = (several && rng.random_bool(0.5)).then(|| draw_step(rng));
+        let shared = (several && rng.random_bool(0.5)).then(|| draw_step(rng, reach));
         (0..n)
             .map(|i| {
                 let range = self.config.ranges.get(i).copied().flatten();
@@ -319,10 +387,10 @@ impl Fuzzer {
                     _ => true,
                 };
                 for _ in 0..8 {
-                    let first = shared.unwrap_or_else(|| draw_step(rng));
+                    let first = shared.unwrap_or_else(|| draw_step(rng, reach));
                     let mut v = self.step(first, i, &start, rng);
                     if rng.random_bool(0.25) {
-                        let second = draw_step(rng);
+                        let second = draw_step(rng, reach);
                         let mut stacked = start.clone();
                         stacked[i] = v;
                         v = self.step(second, i, &stacked, rng);
@@ -433,25 +501,52 @@ impl Fuzzer {
     /// neighbourhood fuzzer, after repeats, of a repeated mutant), never seen before (it
     /// is then marked seen).
     pub fn next(&mut self, seeds: &[&[Num]], rng: &mut StdRng) -> Result<Vec<Num>, FuzzStop> {
+        self.next_within(seeds, rng, Reach::Far)
+    }
+
+    /// [`Fuzzer::next`] within `reach`: a [`Reach::Like`] mutant also has its seed's
+    /// [`shape_of`] (signs, equalities and order of the numbers), a [`Reach::Near`] one
+    /// its signs.
+    pub fn next_within(
+        &mut self,
+        seeds: &[&[Num]],
+        rng: &mut StdRng,
+        reach: Reach,
+    ) -> Result<Vec<Num>, FuzzStop> {
         if seeds.is_empty() {
             return Err(FuzzStop::NoSeed);
         }
+        let reach = match self.config.profile {
+            FuzzProfile::Neighbourhood => reach,
+            FuzzProfile::Classic => Reach::Far,
+        };
         // After 16 repeats in a row the neighbourhood fuzzer walks on from a repeated
         // mutant (up to 8 steps from a seed), so when the seeds' near neighbours are used
         // up it reaches further out.
         let walk = self.config.profile == FuzzProfile::Neighbourhood;
         let mut last: Option<Vec<Num>> = None;
         for attempt in 0..self.config.max_attempts {
-            let mutant = match last
+            let (mutant, seed) = match last
                 .take()
                 .filter(|_| walk && attempt >= 16 && attempt % 8 != 0)
             {
-                Some(from) => self.mutate(&from, rng),
+                Some(from) => (self.mutate_within(&from, rng, reach), from),
                 None => {
                     let seed = seeds[rng.random_range(0..seeds.len())];
-                    self.mutate(seed, rng)
+                    (self.mutate_within(seed, rng, reach), seed.to_vec())
                 }
             };
+            let alike = match reach {
+                Reach::Like => shape_of(&mutant) == shape_of(&seed),
+                Reach::Near => {
+                    let n = seed.len();
+                    shape_of(&mutant)[..n] == shape_of(&seed)[..n]
+                }
+                Reach::Far => true,
+            };
+            if !alike {
+                continue;
+            }
             let k: Vec<NumKey> = mutant.iter().map(key).collect();
             if self.seen.insert(k) {
                 return Ok(mutant);
@@ -462,11 +557,12 @@ impl Fuzzer {
     }
 }
 
-/// A neighbourhood step drawn by its weight in [`STEPS`].
-fn draw_step(rng: &mut StdRng) -> Step {
-    let total: u32 = STEPS.iter().map(|s| s.1).sum();
+/// A neighbourhood step `reach` allows, drawn by its weight in [`STEPS`].
+fn draw_step(rng: &mut StdRng, reach: Reach) -> Step {
+    let allowed = || STEPS.iter().filter(|s| reach.allows(s.0));
+    let total: u32 = allowed().map(|s| s.1).sum();
     let mut at = rng.random_range(0..total);
-    for &(step, weight) in &STEPS {
+    for &(step, weight) in allowed() {
         if at < weight {
             return step;
         }

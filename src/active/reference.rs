@@ -66,8 +66,31 @@ pub struct ReferenceLabeller {
     golden_zero: ProgramRunner,
     answer_undefined: bool,
     undefined_counts: bool,
+    style: Answerer,
     /// Questions answered.
     pub asked: usize,
+}
+
+/// How a simulated user answers the page's questions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Answerer {
+    /// Like a person at the page: Bug or Not a bug on each run, an output only where a
+    /// question asks for one (the failing input's expected output left blank).
+    #[default]
+    Person,
+    /// The ideal user of the earlier figures: every Bug answer carries the correct output,
+    /// and so does the failing input.
+    Golden,
+}
+
+impl Answerer {
+    /// The name `--answerer` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Answerer::Person => "person",
+            Answerer::Golden => "golden",
+        }
+    }
 }
 
 impl ReferenceLabeller {
@@ -82,7 +105,33 @@ impl ReferenceLabeller {
             golden,
             answer_undefined: false,
             undefined_counts: true,
+            style: Answerer::Golden,
             asked: 0,
+        }
+    }
+
+    /// This labeller answering as `style`: a [`Answerer::Person`] gives no output with a
+    /// Bug label ([`Labeller::label`]) and none unasked for the failing input
+    /// ([`ReferenceLabeller::volunteered_output`]); asked for one
+    /// ([`ReferenceLabeller::right_output`]), it gives it. New labellers answer as
+    /// [`Answerer::Golden`].
+    pub fn answering_as(mut self, style: Answerer) -> ReferenceLabeller {
+        self.style = style;
+        self
+    }
+
+    /// How this labeller answers.
+    pub fn style(&self) -> Answerer {
+        self.style
+    }
+
+    /// The output this user types for `input` without being asked (the failing input's
+    /// "expected output" box): the right output for [`Answerer::Golden`], nothing for a
+    /// [`Answerer::Person`].
+    pub fn volunteered_output(&self, input: &[Num]) -> Option<String> {
+        match self.style {
+            Answerer::Golden => self.right_output(input),
+            Answerer::Person => None,
         }
     }
 
@@ -151,7 +200,13 @@ impl Labeller for ReferenceLabeller {
             return None;
         }
         self.asked += 1;
-        Some(label)
+        Some(match self.style {
+            Answerer::Golden => label,
+            Answerer::Person => Label {
+                expected: None,
+                ..label
+            },
+        })
     }
 }
 
@@ -182,6 +237,7 @@ mod tests {
     fn ask_about(buggy: &str, labeller: &mut ReferenceLabeller, n: i64) -> Option<Label> {
         let input = [Num::Int(n)];
         let query = Query {
+            reach: None,
             observation: runner(buggy).run(&input),
             input: input.to_vec(),
             reason: AskReason::OraclePredictsBug,

@@ -1,6 +1,6 @@
 //! Learn2fix Algorithms 1 and 2 as a step-able state machine: fuzz, decide2label, ask, learn.
 
-use super::fuzz::{FuzzConfig, FuzzStop, Fuzzer};
+use super::fuzz::{FuzzConfig, FuzzStop, Fuzzer, Reach};
 use super::learner::{BugOracle, Example, LearnStatus};
 use super::num::{format_input, Num};
 use super::observe::{Observation, Runner};
@@ -38,7 +38,20 @@ pub struct ActiveConfig {
     pub spend_leftover_labels: bool,
     /// Fuzzer settings.
     pub fuzz: FuzzConfig,
+    /// Ask near the failing input first: while every answer so far is "not a bug",
+    /// candidates are [`Reach::Like`] the labelled bugs (the same signs, equalities and
+    /// order of the numbers, small steps), until [`NEAR_PATIENCE`] of them in a row were
+    /// not asked about; otherwise [`Reach::Near`] them, widening to [`Reach::Far`] (sign
+    /// flips, type limits) after [`NEAR_PATIENCE`] candidates in a row not asked about,
+    /// and back to near after a new bug. Default false (every candidate anywhere, as
+    /// sessions made before it were asked); the page's sessions asked as a person is
+    /// turn it on.
+    pub near_first: bool,
 }
+
+/// Candidates in a row not asked about after which [`ActiveConfig::near_first`] widens
+/// the fuzzer's reach.
+pub const NEAR_PATIENCE: usize = 8;
 
 impl Default for ActiveConfig {
     fn default() -> Self {
@@ -50,6 +63,7 @@ impl Default for ActiveConfig {
             max_conflicts: Some(300_000),
             spend_leftover_labels: true,
             fuzz: FuzzConfig::default(),
+            near_first: false,
         }
     }
 }
@@ -114,6 +128,9 @@ pub struct Query {
     pub observation: Observation,
     /// Why it is asked.
     pub reason: AskReason,
+    /// How far from the labelled bugs the fuzzer reached for it (`None` without
+    /// [`ActiveConfig::near_first`], and for a leftover question).
+    pub reach: Option<Reach>,
 }
 
 impl fmt::Display for Query {
@@ -316,6 +333,13 @@ pub struct ActiveLoop<R: Runner, O: BugOracle> {
     generation_over: Option<StopReason>,
     pending: Option<Query>,
     stop: Option<StopReason>,
+    /// The fuzzer's reach once an answer was a bug, or alike inputs stopped telling the
+    /// committee anything ([`ActiveConfig::near_first`]).
+    reach: Reach,
+    /// Inputs like the labelled bugs stopped telling the committee anything.
+    like_done: bool,
+    /// Candidates in a row not asked about at the reach in use.
+    quiet: usize,
     executions: usize,
     committee_learns: usize,
     learn_failures: usize,
@@ -349,6 +373,9 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
             generation_over: None,
             pending: None,
             stop: None,
+            reach: Reach::Near,
+            like_done: false,
+            quiet: 0,
             executions: 1,
             committee_learns: 0,
             learn_failures: 0,
@@ -394,8 +421,13 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
                 .filter(|t| t.label.bug)
                 .map(|t| t.input.as_slice())
                 .collect();
-            let input = match self.fuzzer.next(&seeds, &mut self.rng) {
+            let reach = self.reach_now();
+            let input = match self.fuzzer.next_within(&seeds, &mut self.rng, reach) {
                 Ok(i) => i,
+                Err(_) if reach != Reach::Far => {
+                    self.widen(reach);
+                    continue;
+                }
                 Err(e) => {
                     self.generation_over = Some(StopReason::Fuzzer(e));
                     continue;
@@ -405,6 +437,14 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
             self.executions += 1;
             let (reason, votes) = self.decide_to_label(&input, &observation);
             self.votes.push(votes);
+            if reason.is_some() {
+                self.quiet = 0;
+            } else {
+                self.quiet += 1;
+                if self.quiet >= NEAR_PATIENCE {
+                    self.widen(reach);
+                }
+            }
             self.generated.push(GeneratedTest {
                 input: input.clone(),
                 observation: observation.clone(),
@@ -415,6 +455,7 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
                     input,
                     observation,
                     reason,
+                    reach: self.config.near_first.then_some(reach),
                 };
                 self.pending = Some(q.clone());
                 return Step::Ask(q);
@@ -422,9 +463,40 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
         }
     }
 
+    /// The reach of the next candidate (see [`ActiveConfig::near_first`]).
+    fn reach_now(&self) -> Reach {
+        if !self.config.near_first {
+            return Reach::Far;
+        }
+        let no_bug_yet = self.labelled.iter().all(|t| !t.asked || !t.label.bug);
+        if no_bug_yet && !self.like_done {
+            Reach::Like
+        } else {
+            self.reach
+        }
+    }
+
+    /// Widens the reach after `at` stopped telling the committee anything.
+    fn widen(&mut self, at: Reach) {
+        match at {
+            Reach::Like => self.like_done = true,
+            _ => {
+                if let Some(wider) = self.reach.wider() {
+                    self.reach = wider;
+                }
+            }
+        }
+        self.quiet = 0;
+    }
+
     /// Records the answer to the pending question and relearns the oracle.
     pub fn answer(&mut self, label: Label) -> Result<(), AnswerError> {
         let q = self.pending.take().ok_or(AnswerError::NoPendingQuery)?;
+        // A new bug: look near it first again.
+        if label.bug {
+            self.reach = self.reach.min(Reach::Near);
+            self.quiet = 0;
+        }
         self.add_label(LabelledTest {
             input: q.input,
             observation: q.observation,
@@ -561,6 +633,7 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
             input: t.input.clone(),
             observation: t.observation.clone(),
             reason: reason_asked,
+            reach: None,
         };
         self.pending = Some(q.clone());
         Step::Ask(q)
