@@ -13,6 +13,7 @@
 use std::collections::HashSet;
 use std::fmt;
 
+use super::boundary;
 use super::validate::fuzz_around;
 use super::{
     repair_with_progress, Control, Expectation, LearnedOracle, Progress, RankedPatch, RepairConfig,
@@ -43,6 +44,14 @@ pub struct ChooseConfig {
     /// program (a loop as long as its input) would otherwise make its user wait minutes
     /// after repair. Default 200 000 000 (about two seconds natively).
     pub max_check_steps: u64,
+    /// Ask for the right output of a run the user called a bug when repair needs it
+    /// ([`QuestionKind::Output`]), and call a patch the fix only once that output is
+    /// known. Default true; sessions made before such questions replay without them.
+    pub output_questions: bool,
+    /// Ask about the inputs on both sides of every boundary the top patch moved before
+    /// calling it the fix ([`QuestionKind::Boundary`]). Default true; sessions made
+    /// before such questions replay without them.
+    pub boundary_questions: bool,
 }
 
 impl Default for ChooseConfig {
@@ -51,9 +60,20 @@ impl Default for ChooseConfig {
             questions: 5,
             inputs: 200,
             max_check_steps: 200_000_000,
+            output_questions: true,
+            boundary_questions: true,
         }
     }
 }
+
+/// Most runs (of the program as it is and the top patch together counted as one) spent
+/// finding the boundaries a patch moved.
+pub const BOUNDARY_PROBES: usize = 400;
+
+/// Questions of one search a person may skip before no more are asked (asked as a person
+/// is): a skipped question leaves its doubt open, and a person who cannot tell three
+/// times is not helped by a fourth.
+pub const MAX_SKIPS: usize = 3;
 
 /// One distinct answer the remaining patches give on a question's input.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,6 +110,12 @@ pub enum QuestionKind {
     /// They agree, but the learned oracle calls their output on this input a bug: do
     /// they fix the whole bug?
     Doubt,
+    /// The user called the program's run on this input a bug without saying what it
+    /// should print, and repair needs that output: what should it print?
+    Output,
+    /// The input lies on one side of a boundary the top patch moved (the last input it
+    /// changes, or the first it leaves as it was): is its answer right there?
+    Boundary,
 }
 
 impl QuestionKind {
@@ -103,6 +129,12 @@ impl QuestionKind {
             }
             QuestionKind::Doubt => {
                 "the learned bug oracle still calls the patch's answer a bug. Which answer is right?"
+            }
+            QuestionKind::Output => {
+                "you said your program's output is a bug. What should it print?"
+            }
+            QuestionKind::Boundary => {
+                "the patch moves where your program's answer changes, and this input is next to that edge. Which answer is right?"
             }
         }
     }
@@ -121,6 +153,14 @@ pub struct ChoiceQuestion {
 
 impl fmt::Display for ChoiceQuestion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.kind == QuestionKind::Output && self.options.iter().all(|o| o.patches.is_empty()) {
+            let printed = self.options.first().map_or("", |o| o.output.trim());
+            return write!(
+                f,
+                "for input {} the program printed {printed:?}, which you called a bug: what should it print?",
+                format_input(&self.input)
+            );
+        }
         write!(
             f,
             "for input {} the patches print ",
@@ -164,6 +204,12 @@ pub enum ChooseStop {
     /// The question budget is spent while the learned oracle still calls the remaining
     /// patches' output a bug on some checked input nobody was asked about.
     Doubted,
+    /// The question budget is spent before the right output of a run the user called a
+    /// bug was asked.
+    OutputUnasked,
+    /// The question budget is spent before every input beside a boundary the top patch
+    /// moved was asked.
+    BoundaryUnasked,
 }
 
 impl fmt::Display for ChooseStop {
@@ -176,6 +222,12 @@ impl fmt::Display for ChooseStop {
             ChooseStop::NoPatch => "no plausible patch",
             ChooseStop::Doubted => {
                 "the question budget is spent while the learned oracle still doubts the patch"
+            }
+            ChooseStop::OutputUnasked => {
+                "the question budget is spent before the right output of a bug was asked"
+            }
+            ChooseStop::BoundaryUnasked => {
+                "the question budget is spent before every boundary the patch moved was asked"
             }
         })
     }
@@ -268,6 +320,24 @@ pub struct PatchChooser {
     /// The signs of the tests' numbers.
     signs: Signs,
     limits: Limits,
+    /// Questions answered with the right output of a run the user had called a bug.
+    outputs_asked: usize,
+    /// The first search ran (it waits while the failing input's output is asked first).
+    searched: bool,
+    /// The program as it is on the failing input, for the question asked before the
+    /// first search.
+    first_run: Option<Run>,
+    /// The boundary inputs of the top patch: its index in the report, and their positions
+    /// in `checked`, smallest input first.
+    boundary: Option<(usize, Vec<usize>)>,
+    /// The top patch (its index in the report) special-cases the labelled inputs
+    /// ([`super::special::special_cases`]).
+    special: Option<(usize, bool)>,
+    /// Test executions reported through the progress hook so far (repair's, then the
+    /// runs on checked inputs and the boundary probes).
+    executions: u64,
+    /// Questions skipped since the latest search.
+    skipped: usize,
 }
 
 impl PatchChooser {
@@ -302,9 +372,179 @@ impl PatchChooser {
             upheld: 0,
             signs: Signs::default(),
             limits,
+            outputs_asked: 0,
+            searched: false,
+            first_run: None,
+            boundary: None,
+            special: None,
+            executions: 0,
+            skipped: 0,
         };
-        chooser.search(progress);
+        match chooser.output_first() {
+            Some(run) => chooser.first_run = Some(run),
+            None => chooser.search(progress),
+        }
         chooser
+    }
+
+    /// The program's run on the failing input when its right output is to be asked
+    /// before the first search: the user called it a bug without an output, the question
+    /// budget allows a question, and repair would otherwise take any changed output there
+    /// (its "bug" tests are not judged by the learned oracle,
+    /// [`RepairConfig::oracle_judges_bug_tests`], or the oracle cannot tell a right
+    /// output there from a wrong one, [`LearnedOracle::judges_output_at`]).
+    fn output_first(&self) -> Option<Run> {
+        if !self.config.output_questions || self.config.questions == 0 {
+            return None;
+        }
+        let failing = self.failing()?;
+        if failing.expect != Expectation::Bug {
+            return None;
+        }
+        // Where repair's "bug" tests are judged by the oracle and it tells outputs apart
+        // there, a search can go first (its patches become the question's options).
+        let judged = self.repair.oracle_judges_bug_tests
+            && self
+                .oracle
+                .as_ref()
+                .is_some_and(|o| o.judges_output_at(&failing.input));
+        if judged {
+            return None;
+        }
+        let program = self.program.as_ref()?;
+        Some(
+            run(
+                program,
+                &failing.input,
+                &self.limits,
+                &self.repair.extractor,
+            )
+            .0,
+        )
+    }
+
+    /// The test the repair is for: the first given test that expects a right output or
+    /// calls the run a bug (the loop's failing input).
+    fn failing(&self) -> Option<&RepairTest> {
+        self.base
+            .iter()
+            .find(|t| matches!(t.expect, Expectation::Bug | Expectation::Output(_)))
+    }
+
+    /// Whether the right output on the failing input is known: given, or answered.
+    fn failing_output_known(&self) -> bool {
+        self.failing().is_none_or(|f| {
+            matches!(f.expect, Expectation::Output(_)) || self.output_given(&f.input)
+        })
+    }
+
+    /// Whether an answer gave the right output on `input`.
+    fn output_given(&self, input: &[Num]) -> bool {
+        self.answered
+            .iter()
+            .any(|t| t.input == input && matches!(t.expect, Expectation::Output(_)))
+    }
+
+    /// The inputs of the tests that call a run a bug with no right output known yet, the
+    /// failing input first.
+    fn outputs_missing(&self) -> Vec<Vec<Num>> {
+        let mut out: Vec<Vec<Num>> = Vec::new();
+        for t in &self.base {
+            if t.expect == Expectation::Bug
+                && !self.output_given(&t.input)
+                && !out.contains(&t.input)
+            {
+                out.push(t.input.clone());
+            }
+        }
+        out
+    }
+
+    /// Whether repair has searched yet (it waits while the failing input's right output
+    /// is asked first).
+    pub fn searched(&self) -> bool {
+        self.searched
+    }
+
+    /// Questions answered with the right output of a run the user had called a bug.
+    pub fn outputs_asked(&self) -> usize {
+        self.outputs_asked
+    }
+
+    /// Whether the page may call the top patch the fix: nothing is left to ask (the
+    /// remaining patches agree on every input checked, the boundaries the top patch
+    /// moved were asked, its change confirmed and the oracle's doubts answered) and,
+    /// with output questions, the right output on the failing input is known and an
+    /// answer confirmed the patch's change on an input beyond the given tests (a patch
+    /// that changes only the labelled inputs is a special case, not yet a fix).
+    pub fn claims_fix(&self) -> bool {
+        self.next() == ChooseStep::Done(ChooseStop::OneBehaviour)
+            && (!self.config.output_questions
+                || (self.failing_output_known()
+                    && self.confirmed
+                    && self.skipped == 0
+                    && !self.special_case()))
+    }
+
+    /// Whether the top patch special-cases the labelled inputs (asked as a person is):
+    /// it adds equality tests with constants ([`super::special::special_cases`]), which
+    /// a patch fitted to a few tests often does; it is then never called the fix.
+    pub fn special_case(&self) -> bool {
+        let top = self.alive().next().map(|c| c.patch);
+        self.special
+            .is_some_and(|(patch, special)| Some(patch) == top && special)
+    }
+
+    /// Whether an answer confirmed the remaining patches' change on an input beyond the
+    /// given tests (asked as a person is; any input otherwise).
+    pub fn change_confirmed(&self) -> bool {
+        self.confirmed
+    }
+
+    /// Whether a right answer on `input` is news: it is not the failing input and no
+    /// given test says what it should print (a run called a bug without its output is
+    /// news, a test with an expected output or "not a bug" is not).
+    fn beyond_the_tests(&self, input: &[Num]) -> bool {
+        self.failing().is_none_or(|f| f.input != input)
+            && !self
+                .base
+                .iter()
+                .any(|t| t.input == input && t.expect != Expectation::Bug)
+    }
+
+    /// The inputs a claim still waits for, smallest first: the failing input while its
+    /// right output is unknown, then the top patch's boundary inputs not yet asked.
+    pub fn unconfirmed(&self) -> Vec<Vec<Num>> {
+        let mut out = Vec::new();
+        if self.config.output_questions && !self.failing_output_known() {
+            out.extend(self.failing().map(|f| f.input.clone()));
+        }
+        if let Some((_, ks)) = &self.boundary {
+            out.extend(
+                ks.iter()
+                    .map(|&k| self.checked[k].clone())
+                    .filter(|input| !self.was_asked(input)),
+            );
+        }
+        out
+    }
+
+    /// The top patch's boundary inputs (asked or not), smallest first.
+    pub fn boundary_inputs(&self) -> Vec<Vec<Num>> {
+        self.boundary
+            .as_ref()
+            .map(|(_, ks)| ks.iter().map(|&k| self.checked[k].clone()).collect())
+            .unwrap_or_default()
+    }
+
+    /// The failing input while its right output is unknown and was not declined (its
+    /// answer would let the page call a patch the fix).
+    pub fn wanted_output(&self) -> Option<Vec<Num>> {
+        let failing = self.failing()?;
+        (failing.expect == Expectation::Bug
+            && !self.output_given(&failing.input)
+            && !self.was_asked(&failing.input))
+        .then(|| failing.input.clone())
     }
 
     /// The latest repair's report (its patches include those ruled out since).
@@ -319,9 +559,15 @@ impl PatchChooser {
             .collect()
     }
 
-    /// The tests the latest repair had: the given ones, then the answered questions.
+    /// The tests the latest repair had: the given ones (a bug whose right output was
+    /// answered since as that output), then the answered questions.
     pub fn tests(&self) -> Vec<RepairTest> {
-        self.base.iter().chain(&self.answered).cloned().collect()
+        self.base
+            .iter()
+            .filter(|t| !(t.expect == Expectation::Bug && self.output_given(&t.input)))
+            .chain(&self.answered)
+            .cloned()
+            .collect()
     }
 
     /// Questions answered (skips not counted).
@@ -356,7 +602,7 @@ impl PatchChooser {
     pub fn doubted(&self) -> usize {
         self.alive().next().map_or(0, |top| {
             (0..self.checked.len())
-                .filter(|&k| self.oracle_flags(k, &top.runs[k]))
+                .filter(|&k| self.doubts(k, &top.runs[k]))
                 .count()
         })
     }
@@ -390,23 +636,101 @@ impl PatchChooser {
         }
     }
 
-    /// The next question, or why there is none: an input that splits the remaining
-    /// patches; or, when they all print the same but no answer has yet picked their
-    /// output over the program's own on a new input, an input where they change what the
-    /// program prints (one patch found alone is not yet a fix anyone confirmed); or,
-    /// after that, an input where the learned oracle still calls their output a bug (a
-    /// patch that fixes only part of the bug shows there), until the user has upheld
-    /// their output on [`UPHELD_DOUBTS`] such inputs.
+    /// The next question, or why there is none. In order:
+    /// - the right output of a run the user called a bug without giving one
+    ///   ([`QuestionKind::Output`]): before the first search (see
+    ///   `PatchChooser::output_first`), on the failing input once patches exist, and on
+    ///   another such input where the patches print different answers (as a split);
+    /// - an input that splits the remaining patches ([`QuestionKind::Split`]);
+    /// - an input beside a boundary the top patch moved ([`QuestionKind::Boundary`]),
+    ///   smallest first;
+    /// - when no answer has yet picked the patches' output over the program's own on a
+    ///   new input, an input where they change what the program prints
+    ///   ([`QuestionKind::Confirm`]: one patch found alone is not yet a fix anyone
+    ///   confirmed);
+    /// - an input where the learned oracle still calls their output a bug
+    ///   ([`QuestionKind::Doubt`]: a patch that fixes only part of the bug shows there),
+    ///   until the user has upheld their output on [`UPHELD_DOUBTS`] such inputs.
     pub fn next(&self) -> ChooseStep {
+        if !self.searched {
+            return match (self.failing(), &self.first_run) {
+                (Some(f), Some(r)) => ChooseStep::Ask(ChoiceQuestion {
+                    input: f.input.clone(),
+                    options: vec![ChoiceOption {
+                        output: r.stdout.clone(),
+                        status: r.status,
+                        patches: Vec::new(),
+                    }],
+                    kind: QuestionKind::Output,
+                }),
+                _ => ChooseStep::Done(ChooseStop::NoPatch),
+            };
+        }
         let alive: Vec<(usize, &Contender)> = self.alive().enumerate().collect();
+        let budget_left = self.questions_used < self.config.questions;
+        // No patch: a right output would only make the tests stricter (it asks more
+        // than the change of output a "bug" test asks for), so nothing is asked.
         if alive.is_empty() {
             return ChooseStep::Done(ChooseStop::NoPatch);
         }
-        let mut best: Option<(Score, usize)> = None;
-        let mut kind = QuestionKind::Split;
+        if self.config.output_questions && self.skipped >= MAX_SKIPS {
+            return ChooseStep::Done(ChooseStop::Skipped);
+        }
+        let (kind, k) = match self.pick(&alive) {
+            Ok(Some(pick)) => pick,
+            Ok(None) => return ChooseStep::Done(ChooseStop::OneBehaviour),
+            Err(stop) => return ChooseStep::Done(stop),
+        };
+        if !budget_left {
+            return ChooseStep::Done(match kind {
+                QuestionKind::Split => ChooseStop::QuestionBudget,
+                QuestionKind::Confirm => ChooseStop::Unconfirmed,
+                QuestionKind::Doubt => ChooseStop::Doubted,
+                QuestionKind::Output => ChooseStop::OutputUnasked,
+                QuestionKind::Boundary => ChooseStop::BoundaryUnasked,
+            });
+        }
+        self.ask(&alive, k, kind)
+    }
+
+    /// Positions in `checked` of the inputs whose run was called a bug with no right
+    /// output known (the failing input first), when output questions are on.
+    fn missing_output_positions(&self) -> impl Iterator<Item = usize> + '_ {
+        let missing = if self.config.output_questions {
+            self.outputs_missing()
+        } else {
+            Vec::new()
+        };
+        missing
+            .into_iter()
+            .filter_map(|input| self.checked.iter().position(|c| *c == input))
+    }
+
+    /// The kind and checked input of the next question about the remaining patches
+    /// (`alive`, not empty), `None` when nothing is left to ask, or the stop when the
+    /// patches disagree only on skipped inputs.
+    fn pick(
+        &self,
+        alive: &[(usize, &Contender)],
+    ) -> Result<Option<(QuestionKind, usize)>, ChooseStop> {
+        // The failing input's right output first, when it is unknown.
+        let failing = self.failing().map(|f| &f.input);
+        let missing: Vec<usize> = self.missing_output_positions().collect();
+        let output = missing
+            .iter()
+            .copied()
+            .find(|&k| Some(&self.checked[k]) == failing && !self.was_asked(&self.checked[k]));
+        if let Some(k) = output {
+            return Ok(Some((QuestionKind::Output, k)));
+        }
+        // Of the inputs that split the patches, first those beside a boundary the top
+        // patch moved (their answer confirms or rules out the patch that would be
+        // called the fix), then the most even split.
+        let edges: &[usize] = self.boundary.as_ref().map_or(&[], |(_, ks)| ks);
+        let mut best: Option<((bool, bool, Score), usize)> = None;
         let mut disagree_asked = false;
         for (k, input) in self.checked.iter().enumerate() {
-            let groups = groups(&alive, k);
+            let groups = groups(alive, k);
             if groups.len() < 2 {
                 continue;
             }
@@ -414,60 +738,117 @@ impl PatchChooser {
                 disagree_asked = true;
                 continue;
             }
-            let score = Score::of(&alive, &groups, k, input, &self.original[k]);
-            if best.as_ref().is_none_or(|(b, _)| score < *b) {
-                best = Some((score, k));
+            let score = Score::of(alive, &groups, k, input, &self.original[k]);
+            let key = (score.unclean, !edges.contains(&k), score);
+            if best.as_ref().is_none_or(|(b, _)| key < *b) {
+                best = Some((key, k));
             }
         }
-        if best.is_none() && disagree_asked {
-            return ChooseStep::Done(ChooseStop::Skipped);
+        if let Some((_, k)) = best {
+            // A split on a run the user called a bug asks for its right output.
+            let kind = if missing.contains(&k) {
+                QuestionKind::Output
+            } else {
+                QuestionKind::Split
+            };
+            return Ok(Some((kind, k)));
         }
-        if best.is_none() && !self.confirmed {
-            kind = QuestionKind::Confirm;
+        if disagree_asked {
+            return Err(ChooseStop::Skipped);
+        }
+        if let Some((_, ks)) = &self.boundary {
+            if let Some(&k) = ks.iter().find(|&&k| !self.was_asked(&self.checked[k])) {
+                return Ok(Some((QuestionKind::Boundary, k)));
+            }
+        }
+        // Asked as a person is, the right output of one more run called a bug (the one
+        // least like the failing input) before a claim: "must change" is all repair
+        // knew there, and a patch that prints the same wrong answer everywhere passes it.
+        if let Some(k) = self.second_output() {
+            return Ok(Some((QuestionKind::Output, k)));
+        }
+        if !self.confirmed {
             // Of the inputs where the patches change what the program prints, first those
             // where the learned oracle calls the program's own output right: a change
             // there is the one most likely wrong, so its answer tells the most.
-            best = (0..self.checked.len())
+            let confirm = (0..self.checked.len())
                 .filter(|&k| !self.was_asked(&self.checked[k]))
+                .filter(|&k| {
+                    !self.config.output_questions || self.beyond_the_tests(&self.checked[k])
+                })
                 .filter(|&k| !alive[0].1.runs[k].same(&self.original[k]))
                 .map(|k| {
-                    let groups = groups(&alive, k);
-                    let score = Score::of(&alive, &groups, k, &self.checked[k], &self.original[k]);
+                    let groups = groups(alive, k);
+                    let score = Score::of(alive, &groups, k, &self.checked[k], &self.original[k]);
                     ((self.oracle_flags_original(k), score), k)
                 })
                 .min_by(|x, y| {
                     let ((fx, sx), (fy, sy)) = (&x.0, &y.0);
                     fx.cmp(fy)
                         .then(sx.partial_cmp(sy).unwrap_or(std::cmp::Ordering::Equal))
-                })
-                .map(|((_, score), k)| (score, k));
+                });
+            if let Some((_, k)) = confirm {
+                return Ok(Some((QuestionKind::Confirm, k)));
+            }
         }
-        if best.is_none() && self.upheld < UPHELD_DOUBTS {
-            kind = QuestionKind::Doubt;
-            best = (0..self.checked.len())
+        if self.upheld < UPHELD_DOUBTS {
+            let doubt = (0..self.checked.len())
                 .filter(|&k| !self.was_asked(&self.checked[k]))
-                .filter(|&k| self.oracle_flags(k, &alive[0].1.runs[k]))
+                .filter(|&k| self.doubts(k, &alive[0].1.runs[k]))
                 .map(|k| {
-                    let groups = groups(&alive, k);
-                    let score = Score::of(&alive, &groups, k, &self.checked[k], &self.original[k]);
+                    let groups = groups(alive, k);
+                    let score = Score::of(alive, &groups, k, &self.checked[k], &self.original[k]);
                     (score, k)
                 })
                 // The first clean run in the fuzzer's (seeded, random) order, not the
                 // smallest input: small inputs cluster where the tests already are, and
                 // a patch that fixes part of the bug is more often right there.
                 .min_by_key(|(score, k)| (score.unclean, *k));
+            if let Some((_, k)) = doubt {
+                return Ok(Some((QuestionKind::Doubt, k)));
+            }
         }
-        let Some((_, k)) = best else {
-            return ChooseStep::Done(ChooseStop::OneBehaviour);
+        Ok(None)
+    }
+
+    /// The checked position of the run called a bug, other than the failing input, whose
+    /// right output is still to be asked before a claim: none once such an answer was
+    /// given (or asked and skipped); otherwise the one farthest from the failing input.
+    fn second_output(&self) -> Option<usize> {
+        if !self.config.output_questions {
+            return None;
+        }
+        let failing = &self.failing()?.input;
+        let bugs = || {
+            self.base
+                .iter()
+                .filter(|t| t.expect == Expectation::Bug && t.input != *failing)
         };
-        if self.questions_used >= self.config.questions {
-            return ChooseStep::Done(match kind {
-                QuestionKind::Split => ChooseStop::QuestionBudget,
-                QuestionKind::Confirm => ChooseStop::Unconfirmed,
-                QuestionKind::Doubt => ChooseStop::Doubted,
-            });
+        if bugs().any(|t| self.output_given(&t.input) || self.was_asked(&t.input)) {
+            return None;
         }
-        let mut options: Vec<ChoiceOption> = groups(&alive, k)
+        let distance = |input: &[Num]| -> f64 {
+            input
+                .iter()
+                .zip(failing)
+                .map(|(x, y)| (x.as_f64() - y.as_f64()).abs())
+                .sum()
+        };
+        bugs()
+            .filter_map(|t| {
+                Some((
+                    distance(&t.input),
+                    self.checked.iter().position(|c| *c == t.input)?,
+                ))
+            })
+            .max_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal))
+            .map(|(_, k)| k)
+    }
+
+    /// The question of `kind` about checked input `k`: the remaining patches' distinct
+    /// answers there, and the program's own when none of them prints it.
+    fn ask(&self, alive: &[(usize, &Contender)], k: usize, kind: QuestionKind) -> ChooseStep {
+        let mut options: Vec<ChoiceOption> = groups(alive, k)
             .into_iter()
             .map(|members| {
                 let first = &alive[members[0]].1.runs[k];
@@ -513,9 +894,27 @@ impl PatchChooser {
         }
         self.asked.insert(input.iter().map(key).collect());
         let ChoiceAnswer::Output(right) = answer else {
+            // "I don't know" to the output asked before the first search: search with
+            // the run only required to change.
+            if !self.searched {
+                self.search(progress);
+            } else {
+                self.skipped += 1;
+            }
             return Ok(());
         };
         self.questions_used += 1;
+        if question.kind == QuestionKind::Output {
+            self.outputs_asked += 1;
+        }
+        if !self.searched {
+            self.answered.push(RepairTest {
+                input: input.to_vec(),
+                expect: Expectation::Output(right),
+            });
+            self.search(progress);
+            return Ok(());
+        }
         let k = self
             .checked
             .iter()
@@ -524,7 +923,7 @@ impl PatchChooser {
         let doubted = self
             .alive()
             .next()
-            .is_some_and(|top| self.oracle_flags(k, &top.runs[k]));
+            .is_some_and(|top| self.doubts(k, &top.runs[k]));
         let right_run = |r: &Run| {
             r.status == Status::Normal
                 && r.answer
@@ -535,7 +934,10 @@ impl PatchChooser {
             c.alive = right_run(&c.runs[k]);
         }
         if self.alive().next().is_some() {
-            self.confirmed |= !right_run(&self.original[k]);
+            // Asked as a person is, only an input beyond the given tests confirms the
+            // patches' change: their right output there was not what repair aimed for.
+            let new_input = !self.config.output_questions || self.beyond_the_tests(input);
+            self.confirmed |= new_input && !right_run(&self.original[k]);
             self.upheld += usize::from(doubted);
         }
         self.answered.push(RepairTest {
@@ -544,6 +946,8 @@ impl PatchChooser {
         });
         if self.alive().next().is_none() {
             self.search(progress);
+        } else {
+            self.find_boundaries(progress);
         }
         Ok(())
     }
@@ -556,6 +960,23 @@ impl PatchChooser {
     /// bug (`true` without an oracle: nothing says the output is right).
     fn oracle_flags_original(&self, k: usize) -> bool {
         self.oracle.is_none() || self.oracle_flags(k, &self.original[k])
+    }
+
+    /// Whether the learned oracle doubts the top patch on checked input `k`: it calls
+    /// the patch's run there a bug, and either tells outputs apart there or the patch
+    /// left the program's answer as it was (an oracle over the inputs alone flags every
+    /// output of a buggy input, so a changed answer there is no sign of a partial fix).
+    fn doubts(&self, k: usize, run: &Run) -> bool {
+        if !self.config.output_questions {
+            // Sessions asked as before doubt wherever the oracle flags the run.
+            return self.oracle_flags(k, run);
+        }
+        self.oracle_flags(k, run)
+            && (self.original.get(k).is_some_and(|o| o.same(run))
+                || self
+                    .oracle
+                    .as_ref()
+                    .is_some_and(|o| o.judges_output_at(&self.checked[k])))
     }
 
     /// Whether the learned oracle calls `run` on checked input `k` a bug (`false`
@@ -590,20 +1011,177 @@ impl PatchChooser {
         // negative count where every test has a positive one is an input the program is
         // likely not for, which the user could only skip.
         self.signs = Signs::of(&tests);
+        self.searched = true;
+        // The runs called a bug with no right output known come first: the questions
+        // about their outputs need every patch's run there.
+        let mut checked: Vec<Vec<Num>> = if self.config.output_questions {
+            self.outputs_missing()
+        } else {
+            Vec::new()
+        };
         let signs = &self.signs;
-        self.checked = fuzz_around(
+        let fresh = fuzz_around(
             &seeds,
             &self.repair.fuzz,
             4 * self.config.inputs,
             round_seed,
         )
         .into_iter()
-        .filter(|input| signs.familiar(input))
+        .filter(|input| signs.familiar(input) && !checked.contains(input))
         .take(self.config.inputs)
-        .collect();
+        .collect::<Vec<_>>();
+        checked.extend(fresh);
+        self.checked = checked;
         self.confirmed = false;
         self.upheld = 0;
+        self.skipped = 0;
+        self.boundary = None;
         self.check(progress);
+        self.find_boundaries(progress);
+    }
+
+    /// Finds the boundary inputs of the top remaining patch (unless they are known for
+    /// it): from the failing input, which the patch changes, along each integer position
+    /// within its type, its range and the signs the tests show, the last input the
+    /// patch changes and the first it leaves as it was ([`super::boundary`]); those not
+    /// already a test's input are run like the checked inputs and asked about nearest
+    /// the failing input first, then smallest. At most [`BOUNDARY_PROBES`] probes, a
+    /// quarter of [`ChooseConfig::max_check_steps`] steps, and none once `progress` says
+    /// stop.
+    fn find_boundaries(&mut self, progress: &mut dyn FnMut(&Progress) -> Control) {
+        if !self.config.boundary_questions {
+            return;
+        }
+        let Some(top) = self.alive().next().map(|c| c.patch) else {
+            self.boundary = None;
+            return;
+        };
+        if self.special.is_none_or(|(p, _)| p != top) {
+            let inputs: Vec<Vec<Num>> = self.tests().into_iter().map(|t| t.input).collect();
+            let special = super::special::special_cases(
+                &self.source,
+                &self.report.patches[top].patched_source,
+                &inputs,
+            );
+            self.special = Some((top, special));
+        }
+        if self.boundary.as_ref().is_some_and(|(p, _)| *p == top) {
+            return;
+        }
+        let (Some(original), Some(seed), Ok(patched)) = (
+            self.program.as_ref(),
+            self.failing().map(|f| f.input.clone()),
+            compile(&self.report.patches[top].patched_source),
+        ) else {
+            self.boundary = Some((top, Vec::new()));
+            return;
+        };
+        let extractor = &self.repair.extractor;
+        let limits = &self.limits;
+        let mut probes = 0;
+        let mut steps = 0u64;
+        let max_steps = self.config.max_check_steps / 4;
+        let patches = &self.report.patches;
+        let best_cost = patches.iter().map(|p| p.cost).min();
+        let mut snapshot = self.report.stats.progress(patches.len(), best_cost);
+        snapshot.test_executions = self.executions;
+        let mut changed = |input: &[Num]| {
+            probes += 1;
+            let go_on = probes <= BOUNDARY_PROBES
+                && steps < max_steps
+                && progress(&snapshot) == Control::Continue;
+            go_on.then(|| {
+                let (before, used_before) = run(original, input, limits, extractor);
+                let (after, used_after) = run(&patched, input, limits, extractor);
+                steps = steps.saturating_add(used_before).saturating_add(used_after);
+                snapshot.test_executions += 2;
+                !before.same(&after)
+            })
+        };
+        let bounds: Vec<Option<boundary::Bounds>> =
+            (0..seed.len()).map(|i| self.position_bounds(i)).collect();
+        let seed_changed = changed(&seed) == Some(true);
+        let tests = self.tests();
+        let mut found: Vec<Vec<Num>> = if seed_changed {
+            boundary::boundary_inputs(&seed, &bounds, &mut changed)
+        } else {
+            Vec::new()
+        };
+        found.retain(|input| !tests.iter().any(|t| t.input == *input));
+        // Nearest the failing input first (the edge it drew there), then the smaller.
+        let distance = |input: &[Num]| -> f64 {
+            input
+                .iter()
+                .zip(&seed)
+                .map(|(x, y)| (x.as_f64() - y.as_f64()).abs())
+                .sum()
+        };
+        found.sort_by(|a, b| {
+            (distance(a), magnitude(a))
+                .partial_cmp(&(distance(b), magnitude(b)))
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then_with(|| format_input(a).cmp(&format_input(b)))
+        });
+        self.executions = snapshot.test_executions;
+        let ks = found
+            .iter()
+            .map(|input| self.checked_position(input))
+            .collect();
+        self.boundary = Some((top, ks));
+    }
+
+    /// The bounds of integer input position `i` for boundary probes: its type's limits
+    /// (`int` when unknown), within the fuzzer's range for it and the signs the tests
+    /// show there; `None` for a float position.
+    fn position_bounds(&self, i: usize) -> Option<boundary::Bounds> {
+        let slot = self.repair.fuzz.program.slot(i);
+        if slot.is_some_and(|s| s.ty.int_limits().is_none()) {
+            return None;
+        }
+        let (mut lo, mut hi) = slot
+            .and_then(|s| s.ty.int_limits())
+            .unwrap_or((i64::from(i32::MIN), i64::from(i32::MAX)));
+        if let Some(r) = self.repair.fuzz.ranges.get(i).copied().flatten() {
+            lo = lo.max(r.min.ceil().clamp(-9.2e18, 9.2e18) as i64);
+            hi = hi.min(r.max.floor().clamp(-9.2e18, 9.2e18) as i64);
+        }
+        if let Some(&(negative, non_negative)) = self.signs.seen.get(i) {
+            if !negative {
+                lo = lo.max(0);
+            }
+            if !non_negative {
+                hi = hi.min(-1);
+            }
+        }
+        (lo <= hi).then_some((lo, hi))
+    }
+
+    /// The position of `input` in `checked`, running the program as it is and every
+    /// patch on it first when it is not there.
+    fn checked_position(&mut self, input: &[Num]) -> usize {
+        if let Some(k) = self.checked.iter().position(|c| c == input) {
+            return k;
+        }
+        let extractor = &self.repair.extractor;
+        if let Some(program) = &self.program {
+            self.original
+                .push(run(program, input, &self.limits, extractor).0);
+        }
+        for c in &mut self.contenders {
+            let patched = compile(&self.report.patches[c.patch].patched_source);
+            let r = match patched {
+                Ok(p) => run(&p, input, &self.limits, extractor).0,
+                Err(_) => Run {
+                    status: Status::RuntimeError,
+                    answer: None,
+                    stdout: String::new(),
+                    clean: false,
+                },
+            };
+            c.runs.push(r);
+        }
+        self.checked.push(input.to_vec());
+        self.checked.len() - 1
     }
 
     /// Runs the program as it is and every patch of the latest report on the checked
@@ -653,7 +1231,13 @@ impl PatchChooser {
             reached += 1;
         }
         self.checked.truncate(reached);
+        self.executions = snapshot.test_executions;
     }
+}
+
+/// The sum of the magnitudes of an input's numbers: smaller inputs are asked first.
+fn magnitude(input: &[Num]) -> f64 {
+    input.iter().map(|n| n.as_f64().abs()).sum()
 }
 
 /// Runs `program` on `input` and reads its answer; with the steps the run took.
@@ -821,6 +1405,7 @@ mod tests {
             questions: 5,
             inputs: 100,
             max_check_steps: 60,
+            ..ChooseConfig::default()
         });
         let checked = cut.disagreement().checked;
         assert!((1..10).contains(&checked), "{checked}");
@@ -921,5 +1506,126 @@ mod tests {
             let out = prog.run_test(&q.input, &Limits::default()).stdout;
             assert!(outputs_match(&String::from_utf8_lossy(&out), "-424242"));
         }
+    }
+
+    /// `n > 21` should print 0, and the program prints 4 there (blackjack points).
+    const BLACKJACK: &str = "int f(int n) {\n    if (n <= 10) return 0;\n    if (n == 20) return 15;\n    return 4;\n}\n";
+
+    fn points(input: &[Num]) -> String {
+        let Num::Int(n) = input[0] else { panic!() };
+        let p = if n <= 10 || n > 21 {
+            0
+        } else if n == 20 {
+            15
+        } else {
+            4
+        };
+        format!("{p}\n")
+    }
+
+    /// A chooser asked as a person is, from `tests`, with `questions`.
+    fn asked_as_a_person(tests: &str, questions: usize) -> PatchChooser {
+        let tests = parse_tests(tests).unwrap();
+        let repair = RepairConfig {
+            oracle_judges_bug_tests: false,
+            ..RepairConfig::default()
+        };
+        let config = ChooseConfig {
+            questions,
+            inputs: 100,
+            ..ChooseConfig::default()
+        };
+        PatchChooser::start(BLACKJACK, &tests, None, &repair, &config, &mut |_| {
+            Control::Continue
+        })
+    }
+
+    #[test]
+    fn a_bug_without_its_output_is_asked_for_it_before_any_search() {
+        let mut chooser = asked_as_a_person("25 => bug\n15 => ok\n20 => ok\n5 => ok\n", 5);
+        assert!(!chooser.searched());
+        let ChooseStep::Ask(q) = chooser.next() else {
+            panic!("{:?}", chooser.next())
+        };
+        assert_eq!(q.kind, QuestionKind::Output);
+        assert_eq!(q.input, vec![Num::Int(25)]);
+        // The one option is what the program prints, to be edited.
+        assert_eq!(q.options.len(), 1);
+        assert_eq!(q.options[0].output.trim(), "4");
+        assert!(q.to_string().contains("which you called a bug"), "{q}");
+        chooser
+            .answer(&q.input, ChoiceAnswer::Output("0".into()), &mut |_| {
+                Control::Continue
+            })
+            .unwrap();
+        assert!(chooser.searched());
+        assert_eq!(chooser.outputs_asked(), 1);
+        // The bug became a test of its output.
+        let tests = chooser.tests();
+        assert!(tests.iter().all(|t| t.expect != Expectation::Bug));
+        assert!(tests.contains(&RepairTest {
+            input: vec![Num::Int(25)],
+            expect: Expectation::Output("0".into()),
+        }));
+        assert!(!chooser.patches().is_empty());
+    }
+
+    #[test]
+    fn i_do_not_know_searches_with_the_output_only_required_to_change() {
+        let mut chooser = asked_as_a_person("25 => bug\n15 => ok\n5 => ok\n", 5);
+        let ChooseStep::Ask(q) = chooser.next() else {
+            panic!()
+        };
+        chooser
+            .answer(&q.input, ChoiceAnswer::Skip, &mut |_| Control::Continue)
+            .unwrap();
+        assert!(chooser.searched());
+        assert_eq!(chooser.questions_used(), 0);
+        assert!(!chooser.patches().is_empty(), "a change is easy to find");
+        for p in chooser.patches() {
+            let out = compile(&p.patched_source)
+                .unwrap()
+                .run_test(&[Num::Int(25)], &Limits::default())
+                .stdout;
+            assert_ne!(String::from_utf8_lossy(&out).trim(), "4");
+        }
+        // Nobody said what 25 should print: the top patch is never called the fix, and
+        // the page may still ask for that output.
+        assert!(!chooser.claims_fix());
+        assert!(chooser.unconfirmed().is_empty() || chooser.unconfirmed()[0] == vec![Num::Int(25)]);
+        assert_eq!(chooser.wanted_output(), None, "declined, not asked again");
+    }
+
+    #[test]
+    fn the_fix_is_claimed_only_after_its_boundaries_are_asked_and_only_when_right() {
+        for questions in [0, 2, 5, 8] {
+            let mut chooser =
+                asked_as_a_person("25 => bug\n15 => ok\n20 => ok\n5 => ok\n", questions);
+            let mut kinds = Vec::new();
+            while let ChooseStep::Ask(q) = chooser.next() {
+                kinds.push(q.kind);
+                let right = points(&q.input);
+                chooser
+                    .answer(&q.input, ChoiceAnswer::Output(right), &mut |_| {
+                        Control::Continue
+                    })
+                    .unwrap();
+            }
+            if !chooser.claims_fix() {
+                continue;
+            }
+            assert!(
+                kinds.contains(&QuestionKind::Boundary),
+                "{questions}: {kinds:?}"
+            );
+            assert!(chooser.unconfirmed().is_empty());
+            let top = compile(&chooser.patches()[0].patched_source).unwrap();
+            for n in -3..=40 {
+                let got = top.run_test(&[Num::Int(n)], &Limits::default()).stdout;
+                assert_eq!(String::from_utf8_lossy(&got), points(&[Num::Int(n)]), "{n}");
+            }
+        }
+        // With no question the failing input's output is unknown: no claim.
+        assert!(!asked_as_a_person("25 => bug\n", 0).claims_fix());
     }
 }

@@ -25,6 +25,7 @@
 //! assert!(top.patched_source.contains("a > b") || top.patched_source.contains("a >= b"));
 //! ```
 
+pub mod boundary;
 pub mod budget;
 pub mod candidates;
 pub mod choose;
@@ -39,6 +40,7 @@ pub mod lra;
 pub mod mutate;
 pub mod patch;
 pub mod select;
+pub mod special;
 pub mod synth;
 pub mod tests;
 pub mod validate;
@@ -140,6 +142,13 @@ pub struct RepairConfig {
     pub genetic: gp::GpConfig,
     /// The LRA engine's limits. Default [`lra::LraConfig::default`].
     pub linear: lra::LraConfig,
+    /// A "bug" test without an expected output passes only when the learned oracle,
+    /// where it tells outputs apart, no longer flags the run (besides the output
+    /// changing). Default true. Asked as a person is, repair turns it off: the oracle
+    /// learned from labels of the wrong outputs often flags the right one too (an answer
+    /// `00` and the right `0` read as the same number), and the questions about outputs
+    /// do its job.
+    pub oracle_judges_bug_tests: bool,
 }
 
 impl Default for RepairConfig {
@@ -170,6 +179,7 @@ impl Default for RepairConfig {
             seed: 0,
             genetic: gp::GpConfig::default(),
             linear: lra::LraConfig::default(),
+            oracle_judges_bug_tests: true,
         }
     }
 }
@@ -428,7 +438,8 @@ pub fn repair_with_progress(
         config.extractor.clone(),
         oracle.cloned(),
         &config.limits,
-    );
+    )
+    .judging_bug_tests(config.oracle_judges_bug_tests);
     if suite.failing().is_empty() {
         return report;
     }

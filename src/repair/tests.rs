@@ -11,7 +11,7 @@ use crate::active::session::point;
 use crate::compare::outputs_match;
 use crate::corpus::AnswerExtractor;
 use crate::lang::{Execution, Limits, Num, Program};
-use crate::oracle::Formula;
+use crate::oracle::{Formula, Value};
 
 /// What a repaired program must do on one input.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,7 +19,8 @@ pub enum Expectation {
     /// Print this answer (compared as the benchmarks do, [`outputs_match`]) and end normally.
     Output(String),
     /// The original output is a bug (no expected output given): the output must change,
-    /// and the learned oracle (when there is one) must no longer flag the run.
+    /// and the learned oracle (when there is one, and where it tells outputs apart:
+    /// [`LearnedOracle::judges_output_at`]) must no longer flag the run.
     Bug,
     /// The original output is right: it must stay the same.
     NotBug,
@@ -109,6 +110,43 @@ impl LearnedOracle {
         let p: Vec<_> = point(input, &obs).iter().map(value_of).collect();
         self.formula.eval(&p)
     }
+
+    /// Whether the oracle tells outputs apart on `input`: some output value it does not
+    /// flag. A formula over the inputs alone (`a = b and b = c`) flags every output of a
+    /// buggy input, so it cannot say which output would be right there; repair then
+    /// needs the right output from the user, or takes any changed output.
+    ///
+    /// Exact for linear atoms (their truth over the output value changes only at their
+    /// thresholds, each tried with its neighbours) and for remainder atoms of moduli up
+    /// to 10 (a run of values near each threshold and near 0).
+    pub fn judges_output_at(&self, input: &[Num]) -> bool {
+        let out = input.len();
+        if !self.formula.atoms().any(|a| a.coefficient(out) != 0) {
+            return false;
+        }
+        let mut at: Vec<Value> = input.iter().map(value_of).collect();
+        at.push(Value::ZERO);
+        let mut candidates: Vec<i64> = (-12..=12).collect();
+        for atom in self.formula.atoms() {
+            let c = atom.coefficient(out);
+            if c == 0 {
+                continue;
+            }
+            // c * out + rest REL rhs: the truth changes at out = (rhs - rest) / c.
+            at[out] = Value::ZERO;
+            let rest = atom.lhs_value(&at).to_f64();
+            let threshold = (atom.rhs().to_f64() - rest) / c as f64;
+            if !threshold.is_finite() {
+                continue;
+            }
+            let t = threshold.floor().clamp(-9.0e18, 9.0e18) as i64;
+            candidates.extend((-12..=13).map(|d| t.saturating_add(d)));
+        }
+        candidates.into_iter().any(|v| {
+            at[out] = Value::Int(v);
+            !self.formula.eval(&at)
+        })
+    }
 }
 
 /// How a run looked: its ending and its answer.
@@ -132,6 +170,9 @@ pub struct TestSuite {
     /// Fuel of a candidate's run on each test ([`TestSuite::limits_for`]).
     fuel: Vec<u64>,
     order: Vec<usize>,
+    /// Per test: the oracle tells outputs apart on its input
+    /// ([`LearnedOracle::judges_output_at`]).
+    judged: Vec<bool>,
 }
 
 /// A test the original program passes weighs this many times its steps in the order of
@@ -168,7 +209,18 @@ impl TestSuite {
             limits: limits.clone(),
             fuel: Vec::new(),
             order: Vec::new(),
+            judged: Vec::new(),
         };
+        suite.judged = suite
+            .tests
+            .iter()
+            .map(|t| {
+                suite
+                    .oracle
+                    .as_ref()
+                    .is_some_and(|o| o.judges_output_at(&t.input))
+            })
+            .collect();
         // (steps of the original's run, whether it passes) per test.
         let mut runs = Vec::new();
         for i in 0..suite.tests.len() {
@@ -200,6 +252,15 @@ impl TestSuite {
         suite.order = (0..runs.len()).collect();
         suite.order.sort_by_key(|&i| (cost(runs[i]), i));
         suite
+    }
+
+    /// This suite with "bug" tests judged by the learned oracle (`yes`, as built) or by
+    /// the change of output alone (see [`crate::repair::RepairConfig::oracle_judges_bug_tests`]).
+    pub fn judging_bug_tests(mut self, yes: bool) -> TestSuite {
+        if !yes {
+            self.judged.iter_mut().for_each(|j| *j = false);
+        }
+        self
     }
 
     /// A suite of `tests` (the tests file format) for `original`, the whole output as
@@ -290,11 +351,13 @@ impl TestSuite {
             }
             Expectation::NotBug => orig.is_none_or(|o| !changed(o, r)),
             Expectation::Bug => {
+                let judged = self.judged.get(i).copied().unwrap_or(false);
                 orig.is_none_or(|o| changed(o, r))
-                    && !self
-                        .oracle
-                        .as_ref()
-                        .is_some_and(|or| or.flags(&test.input, r.status, r.answer.as_deref()))
+                    && !(judged
+                        && self
+                            .oracle
+                            .as_ref()
+                            .is_some_and(|or| or.flags(&test.input, r.status, r.answer.as_deref())))
             }
         }
     }
@@ -347,6 +410,50 @@ mod unit_tests {
         let verdicts: Vec<bool> = (0..4).map(|i| suite.run(&q, i).1).collect();
         assert_eq!(verdicts, vec![false, true, false, true]);
         assert!(parse_tests("1 2").is_err());
+    }
+
+    fn oracle(text: &str) -> LearnedOracle {
+        let vars: Vec<String> = ["a", "b", "out"].iter().map(|v| v.to_string()).collect();
+        LearnedOracle {
+            formula: Formula::parse(text, &vars).unwrap(),
+            encoder: OutputEncoder::new(),
+        }
+    }
+
+    #[test]
+    fn an_oracle_judges_outputs_only_where_some_output_escapes_it() {
+        let at = [Num::Int(2), Num::Int(2)];
+        // Over the inputs alone: every output of a flagged input is flagged.
+        assert!(!oracle("a = b").judges_output_at(&at));
+        // Over the output: another output is not flagged.
+        assert!(oracle("(a = b) and (out = 2)").judges_output_at(&at));
+        assert!(oracle("(a = b) and (out >= 7)").judges_output_at(&at));
+        // Every output but one flagged: that one escapes, far from 0 too.
+        assert!(oracle("(a = b) and (out != 1000000)").judges_output_at(&at));
+        assert!(oracle("(a = b) and (out % 3 != 2)").judges_output_at(&at));
+        // A flagged region over the output that covers every value does not judge.
+        assert!(!oracle("(a = b) and (out >= 5 or out < 7)").judges_output_at(&at));
+        // A "bug" test whose oracle cannot tell outputs apart asks only for a change.
+        let p = compile("int f(int a, int b) { return a + b; }").unwrap();
+        let tests = parse_tests("2 2 => bug\n").unwrap();
+        let judged = TestSuite::new(
+            &p,
+            tests.clone(),
+            AnswerExtractor::WholeOutput,
+            Some(oracle("a = b")),
+            &Limits::default(),
+        );
+        let q = compile("int f(int a, int b) { return a * b + 1; }").unwrap();
+        assert!(judged.run(&q, 0).1);
+        let flagging = TestSuite::new(
+            &p,
+            tests,
+            AnswerExtractor::WholeOutput,
+            Some(oracle("(a = b) and (out >= 5)")),
+            &Limits::default(),
+        );
+        assert!(!flagging.run(&q, 0).1, "5 is flagged");
+        assert!(flagging.clone().judging_bug_tests(false).run(&q, 0).1);
     }
 
     #[test]
