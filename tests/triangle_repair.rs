@@ -1,7 +1,8 @@
-//! The flagship at the page's defaults: both forms of Learn2fix's triangle, from `2 2 2`, every question answered truthfully, end with the right patch on top (issue 34's bar).
+//! The flagship at the page's defaults: both forms of Learn2fix's triangle, from `2 2 2`, every question answered truthfully, end with the right patch on top - as a person answers (the expected output left blank, outputs only when asked: issue 46's bar) and as the ideal user who types every output (issue 34's).
 //!
 //! Heavy (20 whole loops with repairs): `#[ignore]`d, run in release by `scripts/test`.
 
+use fixloop::active::reference::Answerer;
 use fixloop::lang::{compile, Limits, Num};
 use fixloop::session::autopilot::{fly, reference_user, Flight};
 use fixloop::session::{Session, Settings};
@@ -36,16 +37,19 @@ fn reference(buggy: &str) -> String {
     buggy.replace("a == b == c", "a == b && b == c")
 }
 
-/// The page's session of `buggy` from `2 2 2` with `seed`, the reference answering.
-fn flight(buggy: &str, seed: u64) -> Flight {
+/// The page's session of `buggy` from `2 2 2` with `seed`, the reference answering as
+/// `style`.
+fn flight(buggy: &str, seed: u64, style: Answerer) -> Flight {
     let reference = reference(buggy);
-    let mut user = reference_user(&reference, "2 2 2").expect("reference compiles");
+    let mut user = reference_user(&reference, "2 2 2")
+        .expect("reference compiles")
+        .answering_as(style);
     let mut session = Session::new(buggy, "2 2 2");
     session.settings = Settings {
         seed,
         ..Settings::default()
     };
-    session.expected_output = user.right_output(&[Num::Int(2); 3]);
+    session.expected_output = user.volunteered_output(&[Num::Int(2); 3]);
     fly(session, &mut user).expect("the loop runs")
 }
 
@@ -63,12 +67,15 @@ fn agrees_on_the_grid(patched: &str, reference: &str) -> bool {
     })
 }
 
-fn check_form(buggy: &str) {
+fn check_form(buggy: &str, style: Answerer) {
     let reference = reference(buggy);
     let mut right = Vec::new();
     for seed in 1..=10 {
-        let f = flight(buggy, seed);
-        let top = f.repair.patches.first().expect("a patch");
+        let f = flight(buggy, seed, style);
+        let Some(top) = f.repair.patches.first() else {
+            eprintln!("seed {seed}: no patch ({})", f.repair.verdict);
+            continue;
+        };
         assert!(
             f.formula.contains('a') || f.formula.contains('b') || f.formula.contains('c'),
             "seed {seed}: the oracle names the program's variables: {}",
@@ -86,7 +93,21 @@ fn check_form(buggy: &str) {
                 .all(|l| !l.contains("- 0") && !l.contains("* 1")),
             "seed {seed}: {added:?}"
         );
-        if agrees_on_the_grid(&top.source, &reference) {
+        if style == Answerer::Person {
+            assert_eq!(f.session.expected_output, None, "seed {seed}");
+            assert!(
+                f.session.answers.iter().all(|a| a.expected.is_none()),
+                "seed {seed}: a person gives no output with a label"
+            );
+        }
+        // The page calls patch 1 the fix only when it is right.
+        let correct = agrees_on_the_grid(&top.source, &reference);
+        assert!(
+            correct || !f.repair.settled,
+            "seed {seed}: a wrong patch called the fix: {added:?} ({})",
+            f.repair.verdict
+        );
+        if correct {
             right.push(seed);
         } else {
             eprintln!(
@@ -100,12 +121,24 @@ fn check_form(buggy: &str) {
 
 #[test]
 #[ignore]
-fn the_main_form_is_repaired_at_the_page_defaults() {
-    check_form(MAIN_BUGGY);
+fn the_main_form_is_repaired_at_the_page_defaults_as_a_person_answers() {
+    check_form(MAIN_BUGGY, Answerer::Person);
 }
 
 #[test]
 #[ignore]
-fn the_function_form_is_repaired_at_the_page_defaults() {
-    check_form(FUNCTION_BUGGY);
+fn the_function_form_is_repaired_at_the_page_defaults_as_a_person_answers() {
+    check_form(FUNCTION_BUGGY, Answerer::Person);
+}
+
+#[test]
+#[ignore]
+fn the_main_form_is_repaired_at_the_page_defaults_with_every_output_given() {
+    check_form(MAIN_BUGGY, Answerer::Golden);
+}
+
+#[test]
+#[ignore]
+fn the_function_form_is_repaired_at_the_page_defaults_with_every_output_given() {
+    check_form(FUNCTION_BUGGY, Answerer::Golden);
 }

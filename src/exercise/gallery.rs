@@ -1,7 +1,7 @@
 //! Ready exercises for the examples menu: the Learn2fix triangle and IntroClass classroom bugs with their fixes.
 
 use super::{Exercise, EXERCISE_VERSION};
-use crate::session::{Fuzzer, InputRange, Settings};
+use crate::session::{Asking, Fuzzer, InputRange, Settings};
 
 /// One gallery exercise: a stable id and the exercise.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,10 +92,12 @@ pub fn exercises() -> Vec<GalleryExercise> {
                     reference: e.reference.to_string(),
                     failing_input: e.failing_input.to_string(),
                     ranges: vec![Some(range); arity],
-                    // The fuzzer these exercises were published with: a student's saved
-                    // work is keyed by the exercise's id, which a new setting would change.
+                    // The fuzzer and the asking these exercises were published with: a
+                    // student's saved work is keyed by the exercise's id, which a new
+                    // setting would change.
                     settings: Settings {
                         fuzzer: Fuzzer::Classic,
+                        asking: Asking::Legacy,
                         ..Settings::default()
                     },
                 },

@@ -37,12 +37,17 @@ pub struct Flight {
     pub loop_stop: String,
     /// The patches, what is known about them, and no pending question.
     pub repair: RepairView,
+    /// The kind of each question about patches, in the order of the session's choices
+    /// (`output`, `split`, `boundary`, `confirm`, `doubt`).
+    pub kinds: Vec<String>,
 }
 
 /// The reference program as the page's user: it labels a run a bug when its answer
-/// differs from the reference's and gives the reference's output then; it answers a
-/// question about patches with the reference's output; it skips where the reference
-/// has no defined answer.
+/// differs from the reference's and gives the reference's output then (answering as
+/// [`Answerer::Golden`](crate::active::reference::Answerer::Golden); see
+/// [`ReferenceLabeller::answering_as`] for a person, who gives outputs only when asked);
+/// it answers a question about patches with the reference's output; it skips where the
+/// reference has no defined answer.
 pub fn reference_user(reference: &str, failing: &str) -> Result<ReferenceLabeller, AutopilotError> {
     let program = compile(reference).map_err(|e| AutopilotError::Reference(e.first_error()))?;
     let failing = parse_input(failing)
@@ -109,6 +114,7 @@ pub fn fly_watched(
     let formula = replayer.sync(&session)?.report().formula;
     session.repaired = true;
     let mut repairs = RepairReplayer::new();
+    let mut kinds = Vec::new();
     let repair = loop {
         let active = replayer.sync(&session)?;
         let view = repairs.view(&session, active, &mut |_| Control::Continue)?;
@@ -116,6 +122,7 @@ pub fn fly_watched(
             break view;
         };
         let input = parse_input(&question.input).unwrap_or_default();
+        kinds.push(question.kind.clone());
         session.choices.push(Choice {
             input: question.input.clone(),
             output: user.right_output(&input),
@@ -126,5 +133,6 @@ pub fn fly_watched(
         formula,
         loop_stop,
         repair,
+        kinds,
     })
 }

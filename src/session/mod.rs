@@ -92,6 +92,32 @@ impl Fuzzer {
     }
 }
 
+/// How the loop and repair ask. A session keeps the behaviour it was made with, so a
+/// link replays as made: settings written before the field mean [`Asking::Legacy`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Asking {
+    /// As sessions were asked before outputs were asked when needed: no question about
+    /// the right output of a run, no boundary questions, "the fix" once the patches
+    /// agree.
+    Legacy,
+    /// As a person at the page is asked: the right output of a run called a bug only
+    /// when repair needs it, the inputs beside every boundary the top patch moved before
+    /// it is called the fix, and the oracle's doubts only where it tells outputs apart.
+    #[default]
+    Person,
+}
+
+impl Asking {
+    fn unrecorded() -> Asking {
+        Asking::Legacy
+    }
+
+    fn is_unrecorded(&self) -> bool {
+        *self == Asking::unrecorded()
+    }
+}
+
 /// The question budget of settings written without the field.
 fn default_questions() -> usize {
     DEFAULT_QUESTIONS
@@ -152,6 +178,13 @@ pub struct Settings {
         skip_serializing_if = "is_unrecorded_patch_pool"
     )]
     pub patch_pool: usize,
+    /// How the loop and repair ask (settings written before the field:
+    /// [`Asking::Legacy`]).
+    #[serde(
+        default = "Asking::unrecorded",
+        skip_serializing_if = "Asking::is_unrecorded"
+    )]
+    pub asking: Asking,
 }
 
 impl Default for Settings {
@@ -163,6 +196,7 @@ impl Default for Settings {
             fuzzer: Fuzzer::default(),
             questions: DEFAULT_QUESTIONS,
             patch_pool: DEFAULT_PATCH_POOL,
+            asking: Asking::default(),
         }
     }
 }

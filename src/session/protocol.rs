@@ -211,6 +211,10 @@ pub struct LoopView {
     /// step limit), if anything.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failing_warning: Option<String>,
+    /// Other formulas, no larger, that fit the answers as well as the oracle's (the
+    /// answers have not settled where the bug is).
+    #[serde(default)]
+    pub alternatives: Vec<String>,
 }
 
 /// Counters of a running repair.
@@ -287,6 +291,58 @@ pub struct ChoiceView {
     pub ask: String,
     /// The distinct answers.
     pub options: Vec<ChoiceOptionView>,
+    /// Why it is asked: `split`, `confirm`, `doubt`, `output` (the right output of a run
+    /// you called a bug) or `boundary` (an input beside a boundary the patch moved).
+    #[serde(default)]
+    pub kind: String,
+}
+
+/// A step that would help where repair stopped short of a fix, offered as a button.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum NextStep {
+    /// Say what the program should print on `input` (a run called a bug): one more
+    /// question about patches.
+    GiveOutput {
+        /// The input, space-separated numbers.
+        input: String,
+    },
+    /// Answer more questions about the patches (the question budget is spent).
+    MoreQuestions,
+    /// Label more runs: the loop goes on, then repair runs again.
+    MoreLabels,
+    /// Set the range of each input (none is set): the loop starts again within them.
+    SetRanges,
+}
+
+impl NextStep {
+    /// The button's words.
+    pub fn label(&self) -> String {
+        match self {
+            NextStep::GiveOutput { input } => format!("Say what {input} should print"),
+            NextStep::MoreQuestions => "Ask me more questions".to_string(),
+            NextStep::MoreLabels => "Label more runs".to_string(),
+            NextStep::SetRanges => "Set input ranges".to_string(),
+        }
+    }
+
+    /// Why it would help, in one sentence.
+    pub fn why(&self) -> &'static str {
+        match self {
+            NextStep::GiveOutput { .. } => {
+                "Repair knows only that this output is wrong; the right one tells it what to aim for."
+            }
+            NextStep::MoreQuestions => {
+                "Each answer rules out patches that print something else, or confirms the best one."
+            }
+            NextStep::MoreLabels => {
+                "More labelled runs show more of the bug, so repair has more to check patches against."
+            }
+            NextStep::SetRanges => {
+                "Inputs the program is not meant for can make every patch look wrong; ranges keep the questions to valid inputs."
+            }
+        }
+    }
 }
 
 /// The repair phase as the page shows it.
@@ -298,16 +354,24 @@ pub struct RepairView {
     pub stop: String,
     /// What is known and what is still open, in plain words.
     pub verdict: String,
-    /// The patches left print the same on every input checked: patch 1 is the fix found.
+    /// Patch 1 is called the fix: the patches left print the same on every input
+    /// checked, the boundaries it moved were asked, and the right output on the failing
+    /// input is known ([`crate::repair::choose::PatchChooser::claims_fix`]).
     pub settled: bool,
     /// The next question that chooses between patches.
     pub choice: Option<ChoiceView>,
     /// Questions answered.
     pub questions_used: usize,
+    /// Of those, questions that asked the right output of a run called a bug.
+    #[serde(default)]
+    pub outputs_asked: usize,
     /// The question budget.
     pub question_budget: usize,
     /// Searches run (1 + those after answers ruled every patch out).
     pub repairs: usize,
+    /// What would help next, when repair ended without a confirmed fix (best first).
+    #[serde(default)]
+    pub next_steps: Vec<NextStep>,
 }
 
 /// The worker's state and request handling (no web dependencies, so it is tested natively;

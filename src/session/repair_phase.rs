@@ -1,6 +1,6 @@
 //! The session's repair phase: the page's repair settings, repair from the loop's labelled tests and learned oracle, the questions that choose between patches replayed from the session, and the page's view of it in plain words.
 
-use super::protocol::{ChoiceOptionView, ChoiceView, PatchView, RepairView, TestChange};
+use super::protocol::{ChoiceOptionView, ChoiceView, NextStep, PatchView, RepairView, TestChange};
 use super::replay::{playground_limits, status_text, PlaygroundLoop, ReplayError};
 use super::{Choice, Session};
 use crate::active::num::{format_input, parse_input};
@@ -33,12 +33,15 @@ pub fn page_repair_config(pool: usize) -> RepairConfig {
 
 /// The repair settings of a session: [`page_repair_config`] with the playground's
 /// limits, the session's seed, and the loop's fuzzer (its profile, ranges and what the
-/// program reads) for the fresh inputs.
+/// program reads) for the fresh inputs; asked as a person is, "bug" tests are judged
+/// by the change of output alone
+/// ([`RepairConfig::oracle_judges_bug_tests`]).
 pub fn repair_config(session: &Session, active: &PlaygroundLoop) -> RepairConfig {
     RepairConfig {
         limits: playground_limits(),
         seed: session.settings.seed,
         fuzz: active.config().fuzz.clone(),
+        oracle_judges_bug_tests: session.settings.asking != super::Asking::Person,
         ..page_repair_config(session.settings.patch_pool)
     }
 }
@@ -53,9 +56,16 @@ pub fn page_choose_config(questions: usize) -> ChooseConfig {
     }
 }
 
-/// The question settings of a session.
+/// The question settings of a session: [`page_choose_config`], with the questions about
+/// outputs and boundaries only for sessions asked as a person is
+/// ([`Asking::Person`](super::Asking::Person)).
 pub fn choose_config(session: &Session) -> ChooseConfig {
-    page_choose_config(session.settings.questions)
+    let person = session.settings.asking == super::Asking::Person;
+    ChooseConfig {
+        output_questions: person,
+        boundary_questions: person,
+        ..page_choose_config(session.settings.questions)
+    }
 }
 
 /// The loop's labelled tests as repair tests, and its learned oracle.
@@ -136,7 +146,7 @@ impl RepairReplayer {
         progress: &mut dyn FnMut(&Progress) -> Control,
     ) -> Result<RepairView, ReplayError> {
         let chooser = self.sync(session, active, progress)?;
-        Ok(describe(chooser, &session.program))
+        Ok(describe(chooser, session))
     }
 }
 
@@ -195,42 +205,55 @@ pub fn checks(p: &RankedPatch, oracle: bool) -> String {
     format!("passes {}{fresh}", tests_phrase(p.tests_total))
 }
 
-/// What is known about the patches and what is still open, in plain words.
+/// "2 2 1, 2 2 3 and 3 2 2".
+fn inputs_phrase(inputs: &[Vec<crate::lang::Num>]) -> String {
+    let texts: Vec<String> = inputs.iter().map(|i| format_input(i)).collect();
+    match texts.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// What is known about the patches and what is still open, in plain words: short
+/// sentences, "the fix" only when [`PatchChooser::claims_fix`] holds, otherwise "the best
+/// candidate" with what is still unconfirmed.
 fn verdict(chooser: &PatchChooser, step: &ChooseStep) -> String {
     let n = chooser.patches().len();
     let Disagreement { inputs, checked } = chooser.disagreement();
     let answered = chooser.questions_used();
-    let tests = if answered > 0 {
-        format!("every labelled test and your {answered} answer(s)")
-    } else {
-        "every labelled test".to_string()
+    let tests = match answered {
+        0 => "every labelled test".to_string(),
+        1 => "every labelled test and your answer".to_string(),
+        a => format!("every labelled test and your {a} answers"),
     };
-    let differ = format!(
-        "{n} patches pass {tests} but print different answers for {inputs} of the {checked} fresh inputs they were compared on"
-    );
+    let others = n.saturating_sub(1);
     let ruled_out = chooser.report().patches.len().saturating_sub(n);
     let agree = if n == 1 && ruled_out > 0 {
-        format!("your answers ruled out the other {ruled_out} plausible patch(es) of the search")
+        format!(" Your answers ruled out the other {ruled_out} plausible patch(es).")
     } else if n == 1 {
-        format!("no other plausible patch was found, so on the {checked} fresh inputs it was compared on none prints a different answer")
+        " No other plausible patch was found.".to_string()
+    } else {
+        format!(" The other {others} patch(es) print the same on all {checked} inputs compared.")
+    };
+    let boundary = chooser.boundary_inputs();
+    let edges = if boundary.is_empty() {
+        String::new()
     } else {
         format!(
-            "the other {} plausible patch(es) print the same as it on all {checked} fresh inputs they were compared on",
-            n.saturating_sub(1)
+            " You checked its answers beside the boundaries it moved ({}).",
+            inputs_phrase(&boundary)
         )
     };
-    let confirmed = if chooser.confirmed() {
-        "; you confirmed a change it makes on a new input"
+    let unconfirmed = chooser.unconfirmed();
+    let open = if unconfirmed.is_empty() {
+        String::new()
     } else {
-        "; it changes the program's output only on the labelled tests"
-    };
-    let doubted = chooser.doubted();
-    let upheld = match chooser.upheld() {
-        0 => String::new(),
-        u => format!("; you kept its output on {u} input(s) where the learned oracle doubted it"),
+        format!(" Still unconfirmed: {}.", inputs_phrase(&unconfirmed))
     };
     let doubt = format!(
-        "the learned oracle still calls its output a bug on {doubted} of the {checked} fresh inputs it was compared on"
+        "The learned oracle still calls its output a bug on {} of the {checked} inputs compared.",
+        chooser.doubted()
     );
     let stop = match step {
         ChooseStep::Done(stop) => Some(*stop),
@@ -240,42 +263,116 @@ fn verdict(chooser: &PatchChooser, step: &ChooseStep) -> String {
         ChooseStep::Ask(q) => Some(q.kind),
         ChooseStep::Done(_) => None,
     };
-    match stop {
-        Some(ChooseStop::NoPatch) => format!("No patch passes {tests}."),
-        Some(ChooseStop::OneBehaviour) => {
-            format!("Patch 1 is the fix found: it passes {tests}; {agree}{confirmed}{upheld}.")
+    let best = format!("Patch 1 is the best candidate, not a confirmed fix: it passes {tests}.");
+    match (stop, asking) {
+        (Some(ChooseStop::NoPatch), _) => format!("No patch passes {tests}."),
+        (Some(ChooseStop::OneBehaviour), _) if chooser.claims_fix() => {
+            format!("Patch 1 is the fix: it passes {tests}.{agree}{edges}")
         }
-        Some(ChooseStop::Doubted) => format!(
-            "Patch 1 passes {tests} and {agree}, but {doubt} and the question budget is spent: it may fix only part of the bug."
+        (Some(ChooseStop::OneBehaviour), _) if chooser.special_case() => format!(
+            "{best}{agree} It adds tests for particular values, so it may handle only the inputs you labelled.{open}"
         ),
-        Some(ChooseStop::Unconfirmed) => format!(
-            "Patch 1 passes {tests} and {agree}, but nobody confirmed a change it makes on a new input: the question budget is spent."
+        (Some(ChooseStop::OneBehaviour), _) if !chooser.change_confirmed() => format!(
+            "{best}{agree} It changes what the program prints only on the inputs you labelled, so nothing shows it works beyond them.{open}"
         ),
-        Some(ChooseStop::QuestionBudget) => format!(
-            "{differ}; the question budget is spent, so patch 1 (the cheapest, best validated) is a guess, not settled."
+        (Some(ChooseStop::OneBehaviour), _) => format!("{best}{agree}{open}"),
+        (Some(ChooseStop::Doubted), _) => format!(
+            "{best} {doubt} The question budget is spent: it may fix only part of the bug.{open}"
         ),
-        Some(ChooseStop::Skipped) => format!(
-            "{differ}, all of which you skipped: patch 1 (the cheapest, best validated) is a guess, not settled."
+        (Some(ChooseStop::Unconfirmed), _) => format!(
+            "{best} Nobody confirmed a change it makes on a new input: the question budget is spent.{open}"
         ),
-        None if asking == Some(QuestionKind::Split) => {
+        (Some(ChooseStop::OutputUnasked), _) => format!(
+            "{best} The question budget is spent before you were asked what the program should print.{open}"
+        ),
+        (Some(ChooseStop::BoundaryUnasked), _) => format!(
+            "{best} The question budget is spent before the inputs beside the boundaries it moved were asked.{open}"
+        ),
+        (Some(ChooseStop::QuestionBudget), _) => format!(
+            "{n} patches pass {tests}. They print different answers on {inputs} of the {checked} inputs compared. The question budget is spent, so patch 1 (the cheapest, best checked) is a guess."
+        ),
+        (Some(ChooseStop::Skipped), _) => format!(
+            "{n} patches pass {tests}. They print different answers on {inputs} of the {checked} inputs compared, all of which you skipped: patch 1 (the cheapest, best checked) is a guess."
+        ),
+        (None, Some(QuestionKind::Output)) if n == 0 => {
+            "Repair needs the right output of a run you called a bug: what should it print?"
+                .to_string()
+        }
+        (None, Some(QuestionKind::Output)) => format!(
+            "{n} patch(es) pass {tests}. Tell what the program should print on the failing input to check them."
+        ),
+        (None, Some(QuestionKind::Split)) => {
             let needed = usize::BITS - (chooser.behaviours() - 1).leading_zeros();
-            format!("{differ}: answer up to {needed} question(s) to choose.")
+            format!(
+                "{n} patches pass {tests}. They print different answers on {inputs} of the {checked} inputs compared: answer up to {needed} question(s) to choose."
+            )
         }
-        None if asking == Some(QuestionKind::Doubt) => format!(
-            "Patch 1 passes {tests} and {agree}{confirmed}{upheld}, but {doubt}: your answer about one of them shows whether it fixes the whole bug."
+        (None, Some(QuestionKind::Boundary)) => format!(
+            "Patch 1 passes {tests}.{agree} It moves where the program's answer changes: answer about the inputs on both sides before it is called the fix."
         ),
-        None => format!(
-            "Patch 1 passes {tests} and {agree}: one answer about an input it changes confirms it."
+        (None, Some(QuestionKind::Doubt)) => format!(
+            "Patch 1 passes {tests}.{agree} {doubt} Your answer about one of them shows whether it fixes the whole bug."
+        ),
+        (None, _) => format!(
+            "Patch 1 passes {tests}.{agree} One answer about an input it changes confirms it."
         ),
     }
 }
 
-/// The page's view of the repair phase.
-pub fn describe(chooser: &PatchChooser, program: &str) -> RepairView {
+/// What would help where repair stopped short of a fix (nothing while a question is
+/// pending or once patch 1 is the fix).
+fn next_steps(chooser: &PatchChooser, step: &ChooseStep, session: &Session) -> Vec<NextStep> {
+    let ChooseStep::Done(stop) = step else {
+        return Vec::new();
+    };
+    if chooser.claims_fix() {
+        return Vec::new();
+    }
+    let ranges = session.ranges.iter().all(Option::is_none);
+    let mut steps = Vec::new();
+    match stop {
+        // A right output or a question more would only make the tests stricter; more
+        // labelled runs change where repair looks, and ranges which runs are asked.
+        ChooseStop::NoPatch | ChooseStop::Skipped | ChooseStop::OneBehaviour => {
+            steps.push(NextStep::MoreLabels);
+            if ranges {
+                steps.push(NextStep::SetRanges);
+            }
+        }
+        ChooseStop::OutputUnasked => {
+            if let Some(input) = chooser.wanted_output() {
+                steps.push(NextStep::GiveOutput {
+                    input: format_input(&input),
+                });
+            }
+            steps.push(NextStep::MoreQuestions);
+        }
+        ChooseStop::QuestionBudget
+        | ChooseStop::Unconfirmed
+        | ChooseStop::Doubted
+        | ChooseStop::BoundaryUnasked => steps.push(NextStep::MoreQuestions),
+    }
+    steps
+}
+
+/// The question kind's name in [`ChoiceView::kind`].
+fn kind_name(kind: QuestionKind) -> &'static str {
+    match kind {
+        QuestionKind::Split => "split",
+        QuestionKind::Confirm => "confirm",
+        QuestionKind::Doubt => "doubt",
+        QuestionKind::Output => "output",
+        QuestionKind::Boundary => "boundary",
+    }
+}
+
+/// The page's view of the repair phase of `session`.
+pub fn describe(chooser: &PatchChooser, session: &Session) -> RepairView {
+    let program = &session.program;
     let tests = chooser.tests();
     let oracle = chooser.has_oracle();
     let step = chooser.next();
-    let (choice, stop) = match &step {
+    let choice = match &step {
         ChooseStep::Ask(q) => {
             let options: Vec<ChoiceOptionView> = q
                 .options
@@ -286,17 +383,15 @@ pub fn describe(chooser: &PatchChooser, program: &str) -> RepairView {
                     patches: o.patches.iter().map(|p| p + 1).collect(),
                 })
                 .collect();
-            (
-                Some(ChoiceView {
-                    input: format_input(&q.input),
-                    text: q.to_string(),
-                    ask: q.kind.ask().to_string(),
-                    options,
-                }),
-                None,
-            )
+            Some(ChoiceView {
+                input: format_input(&q.input),
+                text: q.to_string(),
+                ask: q.kind.ask().to_string(),
+                options,
+                kind: kind_name(q.kind).to_string(),
+            })
         }
-        ChooseStep::Done(stop) => (None, Some(*stop)),
+        ChooseStep::Done(_) => None,
     };
     RepairView {
         patches: chooser
@@ -316,11 +411,13 @@ pub fn describe(chooser: &PatchChooser, program: &str) -> RepairView {
             .collect(),
         stop: chooser.report().stop.to_string(),
         verdict: verdict(chooser, &step),
-        settled: stop == Some(ChooseStop::OneBehaviour),
+        settled: chooser.claims_fix(),
         choice,
         questions_used: chooser.questions_used(),
+        outputs_asked: chooser.outputs_asked(),
         question_budget: chooser.question_budget(),
         repairs: chooser.repairs(),
+        next_steps: next_steps(chooser, &step, session),
     }
 }
 

@@ -3,6 +3,7 @@
 use super::protocol::{LoopView, PointView, QueryView};
 use super::{Answer, Session, Verdict};
 use crate::active::formula::FormulaOracle;
+use crate::active::fuzz::Reach;
 use crate::active::num::{format_input, parse_input};
 use crate::active::observe::code_meaning;
 use crate::active::program::ProgramRunner;
@@ -93,6 +94,7 @@ pub fn active_config(session: &Session) -> ActiveConfig {
             profile: session.settings.fuzzer.profile(),
             ..FuzzConfig::default()
         },
+        near_first: session.settings.asking == super::Asking::Person,
         ..ActiveConfig::default()
     }
 }
@@ -174,7 +176,9 @@ pub fn fresh_loop(session: &Session) -> Result<PlaygroundLoop, ReplayError> {
     Ok(ActiveLoop::new(
         config,
         runner,
-        FormulaOracle::new().with_input_names(inputs.names(failing.len())),
+        FormulaOracle::new()
+            .with_input_names(inputs.names(failing.len()))
+            .preferring_inputs(session.settings.asking == super::Asking::Person),
         &failing,
         expected,
         session.settings.seed,
@@ -301,6 +305,34 @@ fn undefined_warning(undefined: Undefined) -> String {
     )
 }
 
+/// Why a question is asked, in words: where the input lies (asked near the failing
+/// input first) and what the committee said.
+fn asked_because(q: &crate::active::Query) -> String {
+    let why = match q.reason {
+        AskReason::OraclePredictsBug => "the current oracle predicts a bug".to_string(),
+        AskReason::Committee { bug_votes, votes } => {
+            format!("{bug_votes} of {votes} look-ahead oracles vote bug")
+        }
+        AskReason::LeftoverBudget { bug_votes, votes } => format!(
+            "labels are left after generation ended ({bug_votes} of {votes} look-ahead votes were bug)"
+        ),
+    };
+    let place = match q.reach {
+        None => return why,
+        Some(Reach::Like) => {
+            "it is most like the failing input (the same order and signs of the numbers), and no other bug is known yet"
+        }
+        Some(Reach::Near) => "it is near a run you called a bug",
+        Some(Reach::Far) => {
+            "it is far from the failing input: the nearer inputs stopped telling the committee anything"
+        }
+    };
+    format!("{place}; {why}")
+}
+
+/// Other formulas that fit the answers, shown at most.
+const ALTERNATIVES: usize = 2;
+
 /// The page's view of a loop (asks for the next step unless the user stopped).
 pub fn describe(active: &mut PlaygroundLoop, stopped_by_user: bool) -> LoopView {
     let (query, finished) = if stopped_by_user {
@@ -313,15 +345,7 @@ pub fn describe(active: &mut PlaygroundLoop, stopped_by_user: bool) -> LoopView 
                     output: q.observation.stdout.clone(),
                     status: status_text(q.observation.status).to_string(),
                     warning: q.observation.undefined.map(undefined_warning),
-                    reason: match q.reason {
-                        AskReason::OraclePredictsBug => "the current oracle predicts a bug".into(),
-                        AskReason::Committee { bug_votes, votes } => {
-                            format!("{bug_votes} of {votes} look-ahead oracles vote bug")
-                        }
-                        AskReason::LeftoverBudget { bug_votes, votes } => format!(
-                            "labels are left after generation ended ({bug_votes} of {votes} look-ahead votes were bug)"
-                        ),
-                    },
+                    reason: asked_because(&q),
                 }),
                 None,
             ),
@@ -367,6 +391,12 @@ pub fn describe(active: &mut PlaygroundLoop, stopped_by_user: bool) -> LoopView 
         encoding,
         points,
         failing_warning: failing_warning(active),
+        alternatives: active
+            .oracle()
+            .alternatives(ALTERNATIVES)
+            .iter()
+            .map(|f| f.to_string())
+            .collect(),
     }
 }
 
