@@ -1,6 +1,6 @@
 //! `fixloop demo`: the playground's whole loop with the page's defaults, every question answered by running a reference program.
 
-use crate::eval::FuzzerArg;
+use crate::eval::{AnswererArg, AskingArg, FuzzerArg};
 use clap::Args;
 use fixloop::active::num::parse_input;
 use fixloop::session::autopilot::{fly, reference_user, Flight};
@@ -38,6 +38,14 @@ pub struct DemoArgs {
     /// Seed of the session (the page's default when left out).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// How the reference answers: as a person (the expected output left blank, outputs
+    /// only when asked) or as the ideal user who types every output (golden).
+    #[arg(long, value_enum, default_value = "person")]
+    pub answerer: AnswererArg,
+    /// How the page asks: as a person is asked (the page's default) or as sessions were
+    /// asked before (legacy).
+    #[arg(long, value_enum, default_value = "person")]
+    pub asking: AskingArg,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -61,8 +69,9 @@ fn read(path: &PathBuf) -> Result<String, String> {
 /// Runs the page's loop on `args`, the reference answering.
 fn run_demo(args: &DemoArgs) -> Result<Flight, String> {
     let program = read(&args.program)?;
-    let mut user =
-        reference_user(&read(&args.reference)?, &args.failing).map_err(|e| e.to_string())?;
+    let mut user = reference_user(&read(&args.reference)?, &args.failing)
+        .map_err(|e| e.to_string())?
+        .answering_as(args.answerer.style());
     let failing = parse_input(&args.failing).unwrap_or_default();
     let mut session = Session::new(program, args.failing.clone());
     let defaults = Settings::default();
@@ -71,8 +80,10 @@ fn run_demo(args: &DemoArgs) -> Result<Flight, String> {
     session.settings.questions = args.questions.unwrap_or(defaults.questions);
     session.settings.fuzzer = args.fuzzer.map_or(defaults.fuzzer, FuzzerArg::setting);
     session.settings.patch_pool = args.patch_pool.unwrap_or(defaults.patch_pool);
-    // The user types the right output for the failing input, as the page asks.
-    session.expected_output = user.right_output(&failing);
+    session.settings.asking = args.asking.setting();
+    // A golden user types the right output for the failing input; a person leaves the
+    // optional box blank.
+    session.expected_output = user.volunteered_output(&failing);
     if let Some(r) = &args.range {
         session.ranges = vec![Some(parse_range(r)?); failing.len()];
     }
@@ -95,6 +106,8 @@ pub fn main(args: DemoArgs) -> ExitCode {
         let json = serde_json::json!({
             "labels_used": outcome.session.labels_used(),
             "questions_used": repair.questions_used,
+            "outputs_asked": repair.outputs_asked,
+            "answerer": args.answerer.style().name(),
             "formula": outcome.formula,
             "loop_stop": outcome.loop_stop,
             "stop": repair.stop,
@@ -108,9 +121,10 @@ pub fn main(args: DemoArgs) -> ExitCode {
             "answers": outcome.session.answers.iter().map(|a| serde_json::json!({
                 "input": a.input, "verdict": format!("{:?}", a.verdict).to_lowercase(), "expected": a.expected,
             })).collect::<Vec<_>>(),
-            "choices": outcome.session.choices.iter().map(|c| serde_json::json!({
-                "input": c.input, "output": c.output,
+            "choices": outcome.session.choices.iter().zip(&outcome.kinds).map(|(c, kind)| serde_json::json!({
+                "input": c.input, "output": c.output, "kind": kind,
             })).collect::<Vec<_>>(),
+            "next_steps": repair.next_steps.iter().map(|s| s.label()).collect::<Vec<_>>(),
         });
         println!(
             "{}",
@@ -123,17 +137,24 @@ pub fn main(args: DemoArgs) -> ExitCode {
             outcome.formula,
             outcome.loop_stop
         );
-        for c in &outcome.session.choices {
+        for (c, kind) in outcome.session.choices.iter().zip(&outcome.kinds) {
             println!(
-                "asked {}: {}",
+                "asked ({kind}) {}: {}",
                 c.input,
                 c.output.as_deref().unwrap_or("(skipped)").trim()
             );
         }
         println!(
-            "{} ({} question(s), {} search(es); last search: {})",
-            repair.verdict, repair.questions_used, repair.repairs, repair.stop
+            "{} ({} question(s), {} of them outputs; {} search(es); last search: {})",
+            repair.verdict,
+            repair.questions_used,
+            repair.outputs_asked,
+            repair.repairs,
+            repair.stop
         );
+        for step in &repair.next_steps {
+            println!("next step: {} - {}", step.label(), step.why());
+        }
         for (i, p) in repair.patches.iter().enumerate() {
             println!("#{} cost {}: {}", i + 1, p.cost, p.checks);
             print!("{}", p.diff);

@@ -52,6 +52,67 @@ impl FuzzerArg {
     }
 }
 
+/// `--answerer`: how the simulated user answers.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum AnswererArg {
+    /// As a person at the page: Bug or Not a bug, an output only when a question asks
+    /// for one (the default: the figures describe the page).
+    #[default]
+    Person,
+    /// The ideal user of earlier figures: the right output with every Bug answer and
+    /// with the failing input.
+    Golden,
+}
+
+impl AnswererArg {
+    /// The labeller's style.
+    pub fn style(self) -> fixloop::active::reference::Answerer {
+        match self {
+            AnswererArg::Person => fixloop::active::reference::Answerer::Person,
+            AnswererArg::Golden => fixloop::active::reference::Answerer::Golden,
+        }
+    }
+}
+
+/// `--asking`: how the loop and repair ask.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum AskingArg {
+    /// As the page asks a person (the default): questions near the failing input first,
+    /// formulas over the inputs preferred, the right output of a bug asked when repair
+    /// needs it, boundary questions before a patch is called the fix.
+    #[default]
+    Person,
+    /// As sessions were asked before (`Asking::Legacy`).
+    Legacy,
+}
+
+impl AskingArg {
+    /// The session setting.
+    pub fn setting(self) -> fixloop::session::Asking {
+        match self {
+            AskingArg::Person => fixloop::session::Asking::Person,
+            AskingArg::Legacy => fixloop::session::Asking::Legacy,
+        }
+    }
+
+    /// Whether it asks as a person is asked.
+    pub fn person(self) -> bool {
+        self == AskingArg::Person
+    }
+}
+
+/// The asking of partial reports written before `--asking` existed.
+fn legacy_asking() -> AskingArg {
+    AskingArg::Legacy
+}
+
+/// The answerer of partial reports written before `--answerer` existed.
+fn golden_answerer() -> AnswererArg {
+    AnswererArg::Golden
+}
+
 /// Arguments of `fixloop eval`. Serialisable: a shard's partial report carries them, so
 /// that `eval merge` checks and reproduces the settings.
 #[derive(Args, Debug, Clone, Serialize, Deserialize)]
@@ -98,6 +159,19 @@ pub struct EvalArgs {
     /// no label. Also applies to `--repair --tests labels`.
     #[arg(long)]
     pub label_undefined: bool,
+    /// With `--repair --tests labels`: how the golden program answers the loop's and the
+    /// repair's questions - as a person at the page (Bug or Not a bug, an output only
+    /// when a question asks for one; the default) or as the ideal user who types the
+    /// right output with every Bug and with the failing input (`golden`).
+    #[arg(long, value_enum, default_value = "person")]
+    #[serde(default = "golden_answerer")]
+    pub answerer: AnswererArg,
+    /// How the loop and repair ask: as the page asks a person (`person`, the default:
+    /// near questions first, formulas over the inputs preferred, outputs asked when
+    /// needed, boundary questions) or as sessions were asked before (`legacy`).
+    #[arg(long, value_enum, default_value = "person")]
+    #[serde(default = "legacy_asking")]
+    pub asking: AskingArg,
     /// Fuzzer of the loop: share of mutants that change one input position and keep the
     /// others; the rest change every position, as Learn2fix's fuzzer does (the default, 0).
     /// Also applies to `--repair --tests labels`.
@@ -392,6 +466,7 @@ fn evaluate_all(
     files: &[PathBuf],
     config: &EvalConfig,
     learn: &LearnConfig,
+    prefer_inputs: bool,
     runs: usize,
     seed: u64,
     threads: usize,
@@ -437,6 +512,7 @@ fn evaluate_all(
                 prepared.run(config, run, s, || {
                     FormulaOracle::with_config(learn.clone())
                         .with_input_names(prepared.input_names())
+                        .preferring_inputs(prefer_inputs)
                 })
             });
             *lock(&subject.cpu_seconds) += cpu;
@@ -535,6 +611,7 @@ pub fn active_config(args: &EvalArgs) -> ActiveConfig {
             profile: args.fuzzer.profile(),
             ..FuzzConfig::default()
         },
+        near_first: args.asking.person(),
         ..ActiveConfig::default()
     }
 }
@@ -595,8 +672,18 @@ pub fn run(args: EvalArgs) -> ExitCode {
         ..LearnConfig::default()
     };
     let threads = thread_count(&args);
-    let evaluate =
-        |files: &[PathBuf]| evaluate_all(files, &config, &learn, args.runs, args.seed, threads);
+    let prefer_inputs = args.asking.person();
+    let evaluate = |files: &[PathBuf]| {
+        evaluate_all(
+            files,
+            &config,
+            &learn,
+            prefer_inputs,
+            args.runs,
+            args.seed,
+            threads,
+        )
+    };
     let Some(spec) = args.shard else {
         let results = evaluate(&files);
         let timing = Timing {

@@ -1,7 +1,8 @@
 //! `fixloop eval --repair`: repair over a corpus with the subjects' train tests or the active loop's labels; repairability, held-out pass rate of the top patch, speed.
 
 use crate::eval::{
-    active_config, parallel_map, selected_files, thread_clock, thread_count, EvalArgs, Timing,
+    active_config, parallel_map, selected_files, thread_clock, thread_count, AskingArg, EvalArgs,
+    Timing,
 };
 use crate::repair::subject_tests;
 use crate::shard;
@@ -9,7 +10,7 @@ use fixloop::active::eval::Stat;
 use fixloop::active::formula::FormulaOracle;
 use fixloop::active::num::parse_input;
 use fixloop::active::program::ProgramRunner;
-use fixloop::active::reference::ReferenceLabeller;
+use fixloop::active::reference::{Answerer, ReferenceLabeller};
 use fixloop::active::{ActiveConfig, ActiveLoop, Labeller, Runner, Step};
 use fixloop::active::{FuzzConfig, Num};
 use fixloop::compare::outputs_match;
@@ -17,7 +18,7 @@ use fixloop::corpus::AnswerExtractor;
 use fixloop::corpus::Subject;
 use fixloop::lang::inputs::program_inputs;
 use fixloop::lang::{compile, Limits};
-use fixloop::repair::choose::{ChoiceAnswer, ChooseStep, PatchChooser};
+use fixloop::repair::choose::{ChoiceAnswer, ChooseConfig, ChooseStep, PatchChooser};
 use fixloop::repair::tests::repair_tests;
 use fixloop::repair::{Control, Engine, LearnedOracle, Progress, RepairConfig, RepairTest};
 use fixloop::session::repair_phase::{page_choose_config, page_repair_config};
@@ -50,6 +51,19 @@ pub struct Row {
     snapshots: Vec<Snapshot>,
     /// Searches run (1 + those after answers ruled every patch out).
     repairs: usize,
+    /// The questions about patches, in order: `kind input => answer` (`?` skipped).
+    #[serde(default)]
+    asked: Vec<String>,
+    /// Held-out tests left out of the measure: the golden program fails them under the
+    /// run's fuel.
+    #[serde(default)]
+    heldout_golden_fails: usize,
+    /// The learned oracle repair started from (labels only).
+    #[serde(default)]
+    formula: Option<String>,
+    /// The repair tests it started from, one `input => expectation` each.
+    #[serde(default)]
+    tests: Vec<String>,
 }
 
 /// One ranked patch of a subject.
@@ -107,7 +121,14 @@ impl Row {
                 "repaired": s.repaired,
                 "heldout_pass": s.heldout_pass,
                 "questions_used": s.questions_used,
+                "outputs_asked": s.outputs_asked,
+                "claims_fix": s.claims_fix,
+                "passes_every_test": s.passes_every_test,
             })).collect::<Vec<_>>(),
+            "asked": self.asked,
+            "heldout_golden_fails": self.heldout_golden_fails,
+            "formula": self.formula,
+            "tests": self.tests,
             "patches": self.patches.iter().map(PatchRow::json).collect::<Vec<_>>(),
         });
         if let (true, Some(m)) = (timing, v.as_object_mut()) {
@@ -160,33 +181,90 @@ impl Cause {
     }
 }
 
-/// Share of `subject`'s held-out tests that `source` passes (0 when it does not
-/// compile, 1 with no held-out tests).
-fn heldout_pass(source: &str, subject: &Subject, extractor: &AnswerExtractor, fuel: u64) -> f64 {
-    let Ok(patched) = compile(source) else {
-        return 0.0;
-    };
-    let limits = Limits {
-        fuel,
-        ..Limits::default()
-    };
-    let mut total = 0;
-    let mut passed = 0;
-    for t in &subject.tests.heldout {
-        let Some(input) = parse_input(&t.input) else {
-            continue;
+/// A subject's held-out tests that its golden program passes within the run's fuel: the
+/// yardstick of a patch. A test the golden program itself cannot pass there (an O(n^2)
+/// loop on n = 10^4 runs past the fuel) judges no patch, so it is left out.
+struct HeldOut {
+    tests: Vec<(Vec<fixloop::active::Num>, String)>,
+    /// Held-out tests left out because the golden program fails them under the fuel.
+    golden_fails: usize,
+    /// Those tests, for the strict measure of earlier figures.
+    left_out: Vec<(Vec<fixloop::active::Num>, String)>,
+    extractor: AnswerExtractor,
+    limits: Limits,
+}
+
+impl HeldOut {
+    fn new(subject: &Subject, extractor: &AnswerExtractor, fuel: u64) -> HeldOut {
+        let limits = Limits {
+            fuel,
+            ..Limits::default()
         };
-        total += 1;
-        let exec = patched.run_test(&input, &limits);
-        let answer = extractor.answer(&String::from_utf8_lossy(&exec.stdout));
-        if exec.exited() && answer.is_some_and(|a| outputs_match(&a, &t.output)) {
-            passed += 1;
+        let golden = compile(&subject.golden).ok();
+        let mut held = HeldOut {
+            tests: Vec::new(),
+            golden_fails: 0,
+            left_out: Vec::new(),
+            extractor: extractor.clone(),
+            limits,
+        };
+        for t in &subject.tests.heldout {
+            let Some(input) = parse_input(&t.input) else {
+                continue;
+            };
+            let passes = golden
+                .as_ref()
+                .is_some_and(|g| held.passes(g, &input, &t.output));
+            if passes {
+                held.tests.push((input, t.output.clone()));
+            } else {
+                held.golden_fails += 1;
+                held.left_out.push((input, t.output.clone()));
+            }
         }
+        held
     }
-    if total == 0 {
-        1.0
-    } else {
-        passed as f64 / total as f64
+
+    fn passes(
+        &self,
+        program: &fixloop::lang::Program,
+        input: &[fixloop::active::Num],
+        output: &str,
+    ) -> bool {
+        let exec = program.run_test(input, &self.limits);
+        let answer = self
+            .extractor
+            .answer(&String::from_utf8_lossy(&exec.stdout));
+        exec.exited() && answer.is_some_and(|a| outputs_match(&a, output))
+    }
+
+    /// Whether `source` passes every held-out test, those the golden program fails under
+    /// the fuel included (the measure of figures before they were left out).
+    fn passes_every_test(&self, source: &str) -> bool {
+        let Ok(patched) = compile(source) else {
+            return false;
+        };
+        self.tests
+            .iter()
+            .chain(&self.left_out)
+            .all(|(input, output)| self.passes(&patched, input, output))
+    }
+
+    /// Share of the tests that `source` passes (0 when it does not compile, 1 with no
+    /// tests).
+    fn pass_rate(&self, source: &str) -> f64 {
+        let Ok(patched) = compile(source) else {
+            return 0.0;
+        };
+        if self.tests.is_empty() {
+            return 1.0;
+        }
+        let passed = self
+            .tests
+            .iter()
+            .filter(|(input, output)| self.passes(&patched, input, output))
+            .count();
+        passed as f64 / self.tests.len() as f64
     }
 }
 
@@ -203,6 +281,11 @@ enum TestSource {
         config: ActiveConfig,
         seed: u64,
         label_undefined: bool,
+        /// How the golden program answers: as a person (outputs only when asked) or as
+        /// the ideal user who gives every output.
+        answerer: Answerer,
+        /// The oracle prefers formulas over the inputs alone (`--asking person`).
+        prefer_inputs: bool,
     },
 }
 
@@ -252,14 +335,26 @@ fn prepare(
     };
     let buggy = runner(&subject.buggy)?;
     let inputs = program_inputs(&subject.buggy, buggy.program().shape());
-    let label_undefined = match source {
-        TestSource::Train => false,
+    let (label_undefined, answerer) = match source {
+        TestSource::Train => (false, Answerer::Golden),
         TestSource::Labels {
-            label_undefined, ..
-        } => *label_undefined,
+            label_undefined,
+            answerer,
+            ..
+        } => (*label_undefined, *answerer),
     };
-    let (mut golden, start, expected) = golden_labeller(subject, &buggy, &runner, label_undefined)?;
-    let TestSource::Labels { config, seed, .. } = source else {
+    let (golden, start, _) = golden_labeller(subject, &buggy, &runner, label_undefined)?;
+    let mut golden = golden.answering_as(answerer);
+    // The expected output typed with the failing input: the golden user's, a person's
+    // box left blank.
+    let expected = golden.volunteered_output(&start);
+    let TestSource::Labels {
+        config,
+        seed,
+        prefer_inputs,
+        ..
+    } = source
+    else {
         return Ok(Start {
             tests: subject_tests(subject),
             oracle: None,
@@ -276,7 +371,9 @@ fn prepare(
     let mut lp = ActiveLoop::new(
         config.clone(),
         buggy,
-        FormulaOracle::new().with_input_names(names),
+        FormulaOracle::new()
+            .with_input_names(names)
+            .preferring_inputs(*prefer_inputs),
         &start,
         expected,
         *seed,
@@ -304,17 +401,26 @@ pub struct Snapshot {
     repaired: bool,
     heldout_pass: f64,
     questions_used: usize,
+    /// Of those, questions that asked the right output of a run called a bug.
+    #[serde(default)]
+    outputs_asked: usize,
+    /// The page would call the top patch the fix.
+    #[serde(default)]
+    claims_fix: bool,
+    /// The top patch passes every held-out test, those the golden program fails under
+    /// the fuel included.
+    #[serde(default)]
+    passes_every_test: bool,
 }
 
-fn evaluate(
-    path: &std::path::Path,
-    bound: Duration,
-    fuel: u64,
-    engine: Option<Engine>,
-    pool: usize,
-    source: &TestSource,
-    budgets: &[usize],
-) -> Row {
+/// Repairs the subject at `path` within `bound` per subject, from `source`'s tests, with
+/// the settings of `args` (fuel, engine, pool, question budgets, asking).
+fn evaluate(path: &std::path::Path, bound: Duration, args: &EvalArgs, source: &TestSource) -> Row {
+    let fuel = args.fuel;
+    let engine: Option<Engine> = args.engine.map(Into::into);
+    let pool = args.patch_pool.unwrap_or(Settings::default().patch_pool);
+    let budgets = &args.questions[..];
+    let asking: AskingArg = args.asking;
     let mut row = Row {
         id: path.display().to_string(),
         skipped: None,
@@ -331,6 +437,10 @@ fn evaluate(
         patches: Vec::new(),
         snapshots: Vec::new(),
         repairs: 0,
+        asked: Vec::new(),
+        heldout_golden_fails: 0,
+        formula: None,
+        tests: Vec::new(),
     };
     let subject = match std::fs::read_to_string(path)
         .map_err(|e| e.to_string())
@@ -369,13 +479,18 @@ fn evaluate(
         extractor: extractor.clone(),
         limits,
         fuzz: start.fuzz.clone(),
+        oracle_judges_bug_tests: !asking.person(),
         ..page_repair_config(pool)
     };
     if let Some(engine) = engine {
         config.engine = engine;
     }
     let max_questions = budgets.iter().copied().max().unwrap_or(0);
-    let choose = page_choose_config(max_questions);
+    let choose = ChooseConfig {
+        output_questions: asking.person(),
+        boundary_questions: asking.person(),
+        ..page_choose_config(max_questions)
+    };
     // The bound and the times are CPU time of this thread when the platform tells it
     // (the machine is shared), else wall time; the bound covers every search of the
     // subject (the first and those after answers ruled every patch out).
@@ -394,9 +509,11 @@ fn evaluate(
             Control::Continue
         }
     };
-    let heldout = |p: &fixloop::repair::RankedPatch| {
-        heldout_pass(&p.patched_source, &subject, &extractor, fuel)
-    };
+    row.formula = start.oracle.as_ref().map(|o| o.formula.to_string());
+    row.tests = start.tests.iter().map(|t| t.to_string()).collect();
+    let held_out = HeldOut::new(&subject, &extractor, fuel);
+    row.heldout_golden_fails = held_out.golden_fails;
+    let heldout = |p: &fixloop::repair::RankedPatch| held_out.pass_rate(&p.patched_source);
     let mut chooser = PatchChooser::start(
         &subject.buggy,
         &start.tests,
@@ -405,19 +522,29 @@ fn evaluate(
         &choose,
         &mut hook,
     );
+    let deferred = !chooser.searched();
+    // A budget's state: the top patch's source (its held-out pass rate is measured once
+    // the questions are over, outside the subject's time) and the counts.
     let snapshot = |chooser: &PatchChooser, questions: usize| {
-        let top = chooser.patches().first().map(|p| heldout(p));
-        Snapshot {
+        let top = chooser.patches().first().map(|p| p.patched_source.clone());
+        let s = Snapshot {
             questions,
             repaired: top.is_some(),
-            heldout_pass: top.unwrap_or(0.0),
+            heldout_pass: 0.0,
             questions_used: chooser.questions_used(),
-        }
+            outputs_asked: chooser.outputs_asked(),
+            claims_fix: chooser.claims_fix(),
+            passes_every_test: false,
+        };
+        (s, top)
     };
-    let mut snapshots: Vec<Snapshot> = Vec::new();
+    let mut snapshots: Vec<(Snapshot, Option<String>)> = Vec::new();
     loop {
+        // A budget's snapshot is the state just before the question that would spend
+        // one more than it (skips spend none, so it is taken again after each).
         for &b in budgets {
-            if b == chooser.questions_used() && !snapshots.iter().any(|s| s.questions == b) {
+            if b == chooser.questions_used() {
+                snapshots.retain(|s| s.0.questions != b);
                 snapshots.push(snapshot(&chooser, b));
             }
         }
@@ -428,19 +555,70 @@ fn evaluate(
             Some(right) => ChoiceAnswer::Output(right),
             None => ChoiceAnswer::Skip,
         };
+        row.asked.push(format!(
+            "{:?} {} => {}",
+            question.kind,
+            fixloop::active::num::format_input(&question.input),
+            match &answer {
+                ChoiceAnswer::Output(o) => o.trim().to_string(),
+                ChoiceAnswer::Skip => "?".to_string(),
+            }
+        ));
         // The question is the pending one, so this cannot fail.
         let _ = chooser.answer(&question.input, answer, &mut hook);
     }
     // Budgets the questions ended before: the final state.
     for &b in budgets {
-        if !snapshots.iter().any(|s| s.questions == b) {
+        if !snapshots.iter().any(|s| s.0.questions == b) {
             snapshots.push(snapshot(&chooser, b));
         }
     }
+    let elapsed = clock().saturating_sub(begin);
+    // A budget of 0 asks nothing, not even the output the search waited for: its state
+    // is that of a search with no question, run apart (outside the subject's time).
+    if let Some(zero) = snapshots.iter_mut().find(|s| s.0.questions == 0) {
+        if deferred {
+            let start0 = clock();
+            let mut hook0 = |_: &Progress| {
+                if clock().saturating_sub(start0) > bound {
+                    Control::Stop
+                } else {
+                    Control::Continue
+                }
+            };
+            let alone = PatchChooser::start(
+                &subject.buggy,
+                &start.tests,
+                start.oracle.as_ref(),
+                &config,
+                &ChooseConfig {
+                    questions: 0,
+                    ..choose.clone()
+                },
+                &mut hook0,
+            );
+            if alone.searched() {
+                *zero = snapshot(&alone, 0);
+            }
+        }
+    }
+    let mut measured: std::collections::HashMap<String, f64> = std::collections::HashMap::new();
+    let mut snapshots: Vec<Snapshot> = snapshots
+        .into_iter()
+        .map(|(mut s, top)| {
+            if let Some(source) = top {
+                s.heldout_pass = *measured
+                    .entry(source.clone())
+                    .or_insert_with(|| held_out.pass_rate(&source));
+                s.passes_every_test = s.heldout_pass >= 1.0
+                    && (held_out.left_out.is_empty() || held_out.passes_every_test(&source));
+            }
+            s
+        })
+        .collect();
     snapshots.sort_by_key(|s| s.questions);
     row.snapshots = snapshots;
     row.repairs = chooser.repairs();
-    let elapsed = clock().saturating_sub(begin);
     let report = chooser.report();
     row.wall_ms = wall.elapsed().as_secs_f64() * 1e3;
     row.total_ms = elapsed.as_secs_f64() * 1e3;
@@ -493,11 +671,23 @@ struct QuestionRow {
     /// Share of evaluated subjects whose top patch passes every held-out test.
     correct_top_share: f64,
     questions_used_mean: f64,
+    outputs_asked_mean: f64,
+    /// Subjects where the page would call the top patch the fix.
+    fix_claims: usize,
+    /// Share of those whose top patch passes every held-out test (1 with no claim).
+    fix_claim_precision: f64,
+    /// Top patches that pass every held-out test, those the golden program fails under
+    /// the fuel included (the measure of figures before they were left out).
+    correct_top_every_test: usize,
 }
 
 impl QuestionRow {
     fn json(&self) -> serde_json::Value {
         serde_json::json!({
+            "outputs_asked_mean": self.outputs_asked_mean,
+            "fix_claims": self.fix_claims,
+            "fix_claim_precision": self.fix_claim_precision,
+            "correct_top_every_test": self.correct_top_every_test,
             "questions": self.questions,
             "repaired": self.repaired,
             "repairability": self.repairability,
@@ -524,6 +714,8 @@ fn question_rows(evaluated: &[&Row], budgets: &[usize]) -> Vec<QuestionRow> {
                 .collect();
             let repaired: Vec<&Snapshot> = snaps.iter().filter(|s| s.repaired).collect();
             let correct = repaired.iter().filter(|s| s.heldout_pass >= 1.0).count();
+            let claims: Vec<&&Snapshot> = repaired.iter().filter(|s| s.claims_fix).collect();
+            let right_claims = claims.iter().filter(|s| s.heldout_pass >= 1.0).count();
             QuestionRow {
                 questions: b,
                 repaired: repaired.len(),
@@ -535,6 +727,14 @@ fn question_rows(evaluated: &[&Row], budgets: &[usize]) -> Vec<QuestionRow> {
                 correct_top: correct,
                 correct_top_share: correct as f64 / n,
                 questions_used_mean: snaps.iter().map(|s| s.questions_used as f64).sum::<f64>() / n,
+                outputs_asked_mean: snaps.iter().map(|s| s.outputs_asked as f64).sum::<f64>() / n,
+                fix_claims: claims.len(),
+                correct_top_every_test: repaired.iter().filter(|s| s.passes_every_test).count(),
+                fix_claim_precision: if claims.is_empty() {
+                    1.0
+                } else {
+                    right_claims as f64 / claims.len() as f64
+                },
             }
         })
         .collect()
@@ -556,6 +756,8 @@ pub fn run(args: EvalArgs) -> ExitCode {
                 },
                 seed: args.seed,
                 label_undefined: args.label_undefined,
+                answerer: args.answerer.style(),
+                prefer_inputs: args.asking.person(),
             }
         }
         other => {
@@ -605,15 +807,7 @@ fn repair_all(
 ) -> Vec<Row> {
     let finished = AtomicUsize::new(0);
     parallel_map(own.len(), threads, |k| {
-        let r = evaluate(
-            &files[own[k]],
-            bound,
-            args.fuel,
-            args.engine.map(Into::into),
-            args.patch_pool.unwrap_or(Settings::default().patch_pool),
-            source,
-            &args.questions,
-        );
+        let r = evaluate(&files[own[k]], bound, args, source);
         let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
         eprintln!(
             "[{done}/{}] {} {} {:.0} ms{}",
@@ -699,6 +893,12 @@ pub fn report(args: &EvalArgs, rows: &[Row], timing: Option<Timing>) -> ExitCode
             "top_not_correct": cause_counts.iter().map(|(n, c)| (n.to_string(), serde_json::json!(c))).collect::<serde_json::Map<_, _>>(),
             "questions": last.questions,
             "questions_used_mean": last.questions_used_mean,
+            "outputs_asked_mean": last.outputs_asked_mean,
+            "fix_claims": last.fix_claims,
+            "correct_top_every_test": last.correct_top_every_test,
+            "heldout_golden_fails_subjects": evaluated.iter().filter(|r| r.heldout_golden_fails > 0).count(),
+            "fix_claim_precision": last.fix_claim_precision,
+            "answerer": args.answerer.style().name(),
             "correct_top": last.correct_top,
             "correct_top_share": last.correct_top_share,
             "repairs_mean": if evaluated.is_empty() { 0.0 } else { evaluated.iter().map(|r| r.repairs as f64).sum::<f64>() / evaluated.len() as f64 },
@@ -745,18 +945,29 @@ pub fn report(args: &EvalArgs, rows: &[Row], timing: Option<Timing>) -> ExitCode
             execs,
             cpe
         );
-        println!("| questions | repaired | repairability | held-out mean | top passes all held-out | correct_top_share | questions used (mean) |");
-        println!("|---|---|---|---|---|---|---|");
+        if args.tests == "labels" {
+            println!("answerer: {}", args.answerer.style().name());
+        }
+        println!(
+            "held-out tests the golden program fails under the fuel are left out ({} subjects have some); the column \"all, strict\" counts them",
+            evaluated.iter().filter(|r| r.heldout_golden_fails > 0).count()
+        );
+        println!("| questions | repaired | repairability | held-out mean | top passes all held-out | all, strict | correct_top_share | questions used (mean) | outputs asked (mean) | fix claims | fix_claim_precision |");
+        println!("|---|---|---|---|---|---|---|---|---|---|---|");
         for q in &by_questions {
             println!(
-                "| {} | {} | {:.3} | {:.3} | {} | {:.3} | {:.2} |",
+                "| {} | {} | {:.3} | {:.3} | {} | {} | {:.3} | {:.2} | {:.2} | {} | {:.3} |",
                 q.questions,
                 q.repaired,
                 q.repairability,
                 q.heldout_mean,
                 q.correct_top,
+                q.correct_top_every_test,
                 q.correct_top_share,
-                q.questions_used_mean
+                q.questions_used_mean,
+                q.outputs_asked_mean,
+                q.fix_claims,
+                q.fix_claim_precision
             );
         }
         println!(
