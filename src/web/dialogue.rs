@@ -37,18 +37,21 @@ pub struct DialogueProps {
 
 /// The text typed into a question's output field, kept in the tab across reloads
 /// (`question` names the question; the text is restored when the same one is shown
-/// again), and a callback that sets it.
+/// again, else the field starts from `start`), and a callback that sets it.
 #[hook]
-fn use_answer_draft(question: Option<String>) -> (UseStateHandle<String>, Callback<String>) {
+fn use_answer_draft(
+    question: Option<String>,
+    start: String,
+) -> (UseStateHandle<String>, Callback<String>) {
     let typed = use_state(String::new);
     {
         let typed = typed.clone();
         use_effect_with(question.clone(), move |q| {
-            typed.set(
-                q.as_deref()
-                    .map(storage::load_answer_draft)
-                    .unwrap_or_default(),
-            )
+            let saved = q
+                .as_deref()
+                .map(storage::load_answer_draft)
+                .unwrap_or_default();
+            typed.set(if saved.is_empty() { start } else { saved })
         });
     }
     let set = {
@@ -100,7 +103,22 @@ struct ChoiceProps {
 #[function_component(ChoiceQuestion)]
 fn choice_question(props: &ChoiceProps) -> Html {
     let key = format!("choice {}", props.choice.input);
-    let (other, on_other) = use_answer_draft(Some(key.clone()));
+    let c = &props.choice;
+    let output_kind = c.kind == "output";
+    // Asked for the right output of a run called a bug: the field starts from what the
+    // program printed, to be edited into what it should print.
+    let printed = c
+        .options
+        .iter()
+        .find(|o| o.patches.is_empty())
+        .map(|o| o.output.trim_end_matches('\n').to_string())
+        .unwrap_or_default();
+    let start = if output_kind {
+        printed.clone()
+    } else {
+        String::new()
+    };
+    let (other, on_other) = use_answer_draft(Some(key.clone()), start);
     let first_option = use_focus_on_new(Some(key));
     let pick = |output: Option<String>| {
         let (cb, on_other) = (props.onchoose.clone(), on_other.clone());
@@ -111,7 +129,6 @@ fn choice_question(props: &ChoiceProps) -> Html {
     };
     let on_other = input_handler(on_other.clone());
     let typed = (*other).clone();
-    let c = &props.choice;
     let who = |patches: &[usize]| match patches {
         [] => "your program as it is".to_string(),
         [p] => format!("patch {p}"),
@@ -123,8 +140,37 @@ fn choice_question(props: &ChoiceProps) -> Html {
                 .join(", ")
         ),
     };
+    if output_kind {
+        let patched: Vec<_> = c.options.iter().filter(|o| !o.patches.is_empty()).collect();
+        let unchanged = typed.trim() == printed.trim();
+        return html! {
+            <div class="query choice output-question" data-choice-input={c.input.clone()} data-choice-kind="output" aria-live="polite">
+                <p class="budget" data-testid="questions">{ format!("Questions about patches: {} of {} answered", props.questions.0, props.questions.1) }<Explain term="questions about patches" /></p>
+                <p class="question">{ "For input " }<code>{ &c.input }</code>{ " your program printed:" }</p>
+                <OutputText text={printed.clone()} />
+                <p class="question">{ "You said that is a bug. What should it print?" }</p>
+                if !patched.is_empty() {
+                    <div class="buttons options" role="group" aria-label="What the patches print">
+                        { for patched.iter().enumerate().map(|(i, o)| html! {
+                            <button class="option" ref={if i == 0 { first_option.clone() } else { NodeRef::default() }} data-output={o.output.clone()} onclick={pick(Some(o.output.clone()))}>
+                                <pre class="stdout">{ if o.output.trim().is_empty() { "(nothing)".to_string() } else { Excerpt::of(&o.output).text() } }</pre>
+                                <span class="who">{ format!("{} print{} this", who(&o.patches), if o.patches.len() == 1 { "s" } else { "" }) }</span>
+                            </button>
+                        }) }
+                    </div>
+                }
+                <label for="right-output">{ "What it should print" }</label>
+                <input id="right-output" type="text" ref={if patched.is_empty() { first_option.clone() } else { NodeRef::default() }} value={typed.clone()} oninput={on_other} />
+                <div class="buttons" role="group" aria-label="Other answers">
+                    <button class="give-output" data-primary="" disabled={typed.trim().is_empty() || unchanged} onclick={pick(Some(typed.clone()))}>{ "This is the right output" }</button>
+                    <button class="secondary dont-know" onclick={pick(None)}>{ "I don't know" }</button>
+                </div>
+                <p class="hint">{ "Edit what your program printed into what it should print. If you don't know, repair only requires the output here to change." }</p>
+            </div>
+        };
+    }
     html! {
-           <div class="query choice" data-choice-input={c.input.clone()} aria-live="polite">
+           <div class="query choice" data-choice-input={c.input.clone()} data-choice-kind={c.kind.clone()} aria-live="polite">
                <p class="budget" data-testid="questions">{ format!("Questions about patches: {} of {} answered", props.questions.0, props.questions.1) }<Explain term="questions about patches" /></p>
                <p class="question">
                    { "For input " }<code>{ &c.input }</code>{ " " }{ &c.ask }
@@ -153,7 +199,7 @@ fn choice_question(props: &ChoiceProps) -> Html {
 pub fn dialogue(props: &DialogueProps) -> Html {
     let question = props.view.as_ref().and_then(|v| v.query.as_ref());
     let key = question.map(|q| format!("label {}", q.input));
-    let (expected, on_expected) = use_answer_draft(key.clone());
+    let (expected, on_expected) = use_answer_draft(key.clone(), String::new());
     let bug_button = use_focus_on_new(key.filter(|_| !props.busy));
     let answer = |verdict: Verdict| {
         let (cb, expected, on_expected) = (

@@ -503,6 +503,10 @@ fn app() -> Html {
         let d = dispatcher.clone();
         Callback::from(move |output: Option<String>| d.dispatch(Action::Choose(output)))
     };
+    let on_step = {
+        let d = dispatcher.clone();
+        Callback::from(move |step| d.dispatch(Action::TakeStep(step)))
+    };
     let on_stop_repair = {
         let (d, worker) = (dispatcher.clone(), worker.clone());
         Callback::from(move |_| {
@@ -864,8 +868,9 @@ fn app() -> Html {
                         <label for="failing-input">{ "Failing input" }</label>
                         <input id="failing-input" type="text" value={s.failing_input.clone()} oninput={field(Action::EditFailing)} readonly={!editable} />
                         <label for="expected-output">{ "Expected output (optional)" }</label>
-                        <input id="expected-output" type="text" value={s.expected_output.clone().unwrap_or_default()} oninput={field(Action::EditExpected)} readonly={!editable} />
+                        <input id="expected-output" type="text" aria-describedby="expected-hint" value={s.expected_output.clone().unwrap_or_default()} oninput={field(Action::EditExpected)} readonly={!editable} />
                     </div>
+                    <p class="hint" id="expected-hint">{ "Leave the expected output blank if you like: when repair needs the right output of a run you call a bug, it asks." }</p>
                     // Start sits right under what it needs (the program and the failing
                     // input), on the first screen; the optional settings follow.
                     if editable {
@@ -878,7 +883,7 @@ fn app() -> Html {
                         failing={s.failing_input.clone()} disabled={state.busy || repairing || working.is_some()}
                         oninput={on_run_input} onrun={on_run} />
                     <p class="fuzz-summary" data-testid="fuzz-summary">{ fuzz_summary }</p>
-                    <details class="ranges" open={!ranged.is_empty()}>
+                    <details class="ranges" open={!ranged.is_empty() || state.ranges_open}>
                         <summary>{ "Input ranges (optional)" }</summary>
                         { for ranges }
                     </details>
@@ -904,7 +909,7 @@ fn app() -> Html {
                         <OracleView view={view.clone()} axes={state.axes} onaxes={on_axes} />
                     }
                     <Patches repair={state.repair.clone()} {can_repair} primary={loop_ended} onrepair={on_repair}
-                        onstop={on_stop_repair} onapply={on_apply} />
+                        onstop={on_stop_repair} onapply={on_apply} onstep={on_step} student={state.student.is_some()} />
                     if let Some(st) = &state.student {
                         <FixPanel draft={st.fix_draft.clone()} origin={st.fix_origin} {working} busy={state.busy}
                             checked={st.checked.clone()} exported={st.exported.clone()}

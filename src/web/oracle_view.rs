@@ -214,6 +214,14 @@ pub fn oracle_view(props: &OracleProps) -> Html {
             <h2>{ "Oracle" }</h2>
             <p>{ "Learned bug condition (true means \u{201c}bug\u{201d}):" }<Explain term="formula" /></p>
             <code class="formula" data-testid="formula">{ &view.formula }</code>
+            if !view.alternatives.is_empty() {
+                <p class="alternatives" data-testid="alternatives">
+                    { "These fit your answers as well, so the answers have not yet settled where the bug is: " }
+                    { for view.alternatives.iter().enumerate().map(|(i, f)| html! {
+                        <>{ if i > 0 { "; " } else { "" } }<code>{ f }</code></>
+                    }) }
+                </p>
+            }
             if !view.encoding.is_empty() {
                 <p class="encoding" data-testid="encoding">
                     { format!("{}: {}", view.vars.last().map_or("out", String::as_str), view.encoding.iter().map(|(code, word)| format!("{code} = {word}")).collect::<Vec<_>>().join(", ")) }

@@ -3,6 +3,7 @@
 use super::explain::Explain;
 use super::output::OutputText;
 use super::state::RepairState;
+use crate::session::protocol::NextStep;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -55,6 +56,12 @@ pub struct PatchesProps {
     pub onstop: Callback<()>,
     /// Apply a patched program.
     pub onapply: Callback<String>,
+    /// Take a step offered where repair stopped short of a fix.
+    pub onstep: Callback<NextStep>,
+    /// A student's exercise (its labels and ranges are the exercise's: only more
+    /// questions are offered).
+    #[prop_or_default]
+    pub student: bool,
 }
 
 fn diff_line(line: &str) -> Html {
@@ -99,6 +106,22 @@ pub fn patches(props: &PatchesProps) -> Html {
         RepairState::Done(view) => html! {
             <>
                 <p role="status" class={classes!("verdict", view.settled.then_some("settled"))} data-testid="verdict">{ &view.verdict }<Explain term="verdict" /></p>
+                if !view.next_steps.is_empty() {
+                    <div class="next-steps" data-testid="next-steps" role="group" aria-label="What would help">
+                        { for view.next_steps.iter().filter(|step| !props.student || matches!(step, NextStep::GiveOutput { .. } | NextStep::MoreQuestions)).map(|step| {
+                            let take = {
+                                let (cb, step) = (props.onstep.clone(), step.clone());
+                                Callback::from(move |_: MouseEvent| cb.emit(step.clone()))
+                            };
+                            html! {
+                                <p class="next-step">
+                                    <button class="secondary" onclick={take}>{ step.label() }</button>
+                                    { " " }<span class="why">{ step.why() }</span>
+                                </p>
+                            }
+                        }) }
+                    </div>
+                }
                 <p class="meta">{ format!("{} patch(es) left; {} search(es); the last ended: {}", view.patches.len(), view.repairs, view.stop) }<Explain term="stop" /></p>
                 <ol class="patch-list">
                     { for view.patches.iter().enumerate().map(|(i, p)| {
@@ -107,10 +130,15 @@ pub fn patches(props: &PatchesProps) -> Html {
                             Callback::from(move |_: MouseEvent| cb.emit(src.clone()))
                         };
                         let the_fix = i == 0 && view.settled;
+                        let title = match (i, view.settled) {
+                            (0, true) => "Patch 1 - the fix".to_string(),
+                            (0, false) => "Patch 1 - best candidate".to_string(),
+                            _ => format!("Patch {}", i + 1),
+                        };
                         html! {
                             <li class={classes!("patch", the_fix.then_some("the-fix"))} data-passed={p.passed.to_string()} data-total={p.total.to_string()}>
                                 <p class="meta">
-                                    <strong>{ if the_fix { format!("Patch {} - the fix found", i + 1) } else { format!("Patch {}", i + 1) } }</strong>
+                                    <strong>{ title }</strong>
                                     { format!(" · cost {}", p.cost) }<Explain term="cost" />
                                     { format!(" · {}", p.checks) }<Explain term="checked" />
                                 </p>

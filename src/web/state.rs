@@ -8,7 +8,7 @@ use crate::exercise::task::ReportPurpose;
 use crate::exercise::{Exercise, Report};
 use crate::lang::compile;
 use crate::session::examples;
-use crate::session::protocol::{LoopView, RepairProgress, RepairView};
+use crate::session::protocol::{LoopView, NextStep, RepairProgress, RepairView};
 use crate::session::run::RunView;
 use crate::session::{Answer, Choice, InputRange, Session, Settings, Verdict};
 use serde::{Deserialize, Serialize};
@@ -147,6 +147,8 @@ pub struct AppState {
     /// What was saved but could not be read: the session, the exercise draft, work on an
     /// exercise (each kept aside; the user is told).
     pub unreadable: Vec<Unreadable>,
+    /// The input ranges box is opened for the user (after "Set input ranges").
+    pub ranges_open: bool,
 }
 
 /// Adds `u` to the unreadable saved work the page reports, unless it is there already (the
@@ -349,6 +351,8 @@ pub enum Action {
     Choose(Option<String>),
     /// Repair stopped by the user.
     RepairStopped,
+    /// Take a step offered where repair stopped short of a fix.
+    TakeStep(NextStep),
     /// Apply a patch: its program replaces the editor's (a new session round).
     ApplyPatch(String),
     /// Theme toggle.
@@ -420,6 +424,7 @@ impl AppState {
             class: ClassState::default(),
             worker_down: None,
             unreadable: Vec::new(),
+            ranges_open: false,
         };
         state.resume_repair();
         state
@@ -500,6 +505,54 @@ impl AppState {
         if matches!(self.run, RunState::Running(_)) {
             self.run = RunState::Idle;
         }
+    }
+
+    /// Takes a step offered where repair stopped short of a fix; `false` when it does not
+    /// apply (a student's exercise keeps its labels and ranges).
+    fn take_step(&mut self, step: NextStep) -> bool {
+        use crate::session::limits::{MAX_LABEL_BUDGET, MAX_QUESTIONS};
+        let settings = &mut self.session.settings;
+        match step {
+            NextStep::GiveOutput { .. } | NextStep::MoreQuestions => {
+                let more = match step {
+                    NextStep::GiveOutput { .. } => 1,
+                    _ => MORE_QUESTIONS,
+                };
+                if settings.questions >= MAX_QUESTIONS {
+                    return false;
+                }
+                settings.questions = (settings.questions + more).min(MAX_QUESTIONS);
+                self.repair = RepairState::Running(None);
+            }
+            NextStep::MoreLabels if self.student.is_none() => {
+                if settings.label_budget >= MAX_LABEL_BUDGET {
+                    return false;
+                }
+                settings.label_budget = (settings.label_budget + MORE_LABELS).min(MAX_LABEL_BUDGET);
+                keep_failing_output(&mut self.session);
+                self.session.stopped = false;
+                self.session.repaired = false;
+                self.session.choices.clear();
+                self.repair = RepairState::Idle;
+                self.busy = true;
+            }
+            NextStep::SetRanges if self.student.is_none() => {
+                let mut next = self.session.clone();
+                next.started = false;
+                next.answers.clear();
+                next.stopped = false;
+                next.repaired = false;
+                next.choices.clear();
+                let note = format!(
+                    "Set the range of each input below, then press Start. Your session ({}) is put aside.",
+                    holding(&self.session)
+                );
+                self.replace_keeping(next, note, "Back to the labelled session");
+                self.ranges_open = true;
+            }
+            _ => return false,
+        }
+        true
     }
 
     /// Replaces the session (and leaves student mode: the caller re-enters it).
@@ -599,6 +652,27 @@ pub fn holding(session: &Session) -> String {
     }
 }
 
+/// Questions added by "Ask me more questions".
+pub const MORE_QUESTIONS: usize = 3;
+
+/// Labels added by "Label more runs".
+pub const MORE_LABELS: usize = 5;
+
+/// Before the loop goes on with more labels (which repairs again without the answers
+/// about the old patches): the right output the user gave for the failing input, kept as
+/// its expected output so it is not asked again.
+fn keep_failing_output(session: &mut Session) {
+    if session.expected_output.is_some() {
+        return;
+    }
+    let failing = crate::active::num::parse_input(&session.failing_input);
+    let given = session.choices.iter().find_map(|c| {
+        let same = failing.is_some() && crate::active::num::parse_input(&c.input) == failing;
+        c.output.clone().filter(|_| same)
+    });
+    session.expected_output = given;
+}
+
 /// Applies a settings text box (label budget, committee or seed); text that does not
 /// read as a number changes nothing.
 fn set_setting(settings: &mut Settings, field: AuthorField, text: &str) {
@@ -682,6 +756,7 @@ impl Reducible for AppState {
                 Some(why) => s.error = Some(why),
                 None => {
                     s.error = None;
+                    s.ranges_open = false;
                     s.session.started = true;
                     s.session.answers.clear();
                     s.session.stopped = false;
@@ -851,6 +926,14 @@ impl Reducible for AppState {
                     return Rc::new(s);
                 }
                 s.repair = RepairState::Running(None);
+            }
+            Action::TakeStep(step) => {
+                if s.busy || !matches!(s.repair, RepairState::Done(_)) {
+                    return self;
+                }
+                if !s.take_step(step) {
+                    return self;
+                }
             }
             Action::RepairStopped => {
                 // A stopped repair is not replayed on reload; answers about patches stay

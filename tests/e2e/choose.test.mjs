@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { serveDist, launchBrowser, screenshots, walkthroughShot, STEP, nextQuery, answer } from './harness.mjs';
+import { serveDist, launchBrowser, screenshots, walkthroughShot, STEP, nextQuery, answer, nextChoice, answerChoice } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -15,35 +15,6 @@ function triangle(input) {
   if (a === b && b === c) return 'equilateral';
   if (a === b || b === c || a === c) return 'isosceles';
   return 'scalene';
-}
-
-/** Waits for repair to end; returns the pending question's input, or null when none. */
-async function nextChoice(page) {
-  await page.waitForFunction(() => !document.querySelector('.repair-progress')
-    && (document.querySelector('.query.choice') || document.querySelector('[data-testid=verdict]')), null, { timeout: 120000 });
-  const q = page.locator('.query.choice');
-  return (await q.count()) ? q.getAttribute('data-choice-input') : null;
-}
-
-/** Answers the pending question about patches with the right output. */
-async function answerChoice(page, right) {
-  const q = page.locator('.query.choice');
-  const input = await q.getAttribute('data-choice-input');
-  const want = right(input);
-  const outputs = await q.locator('button.option').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-output').trim()));
-  const at = outputs.indexOf(want);
-  if (at >= 0) {
-    await q.locator('button.option').nth(at).click();
-  } else {
-    await page.getByLabel('None of these: the right output is').fill(want);
-    await page.getByRole('button', { name: 'None of these' }).click();
-  }
-  // The question goes (repair runs again) or is replaced by the next one.
-  await page.waitForFunction((asked) => {
-    const now = document.querySelector('.query.choice');
-    return !now || now.getAttribute('data-choice-input') !== asked;
-  }, input, { timeout: STEP });
-  return input;
 }
 
 /** Asserts each of `terms` has a "?" on screen with a one-line explanation (hover: title). */
@@ -114,11 +85,28 @@ test('the triangle example with truthful answers ends with the right patch on to
   const patches = page.getByRole('region', { name: 'Patches' });
   await patches.getByRole('button', { name: 'Repair' }).click();
   let asked = 0;
-  for (let input; (input = await nextChoice(page)); ) {
+  let more = 0;
+  for (;;) {
+    const pending = await nextChoice(page);
+    if (!pending) {
+      // The budget spent before every input beside the patch's boundaries was asked:
+      // patch 1 is the best candidate, and the page offers more questions.
+      const step = patches.getByRole('button', { name: 'Ask me more questions' });
+      if (!(await step.count())) break;
+      assert.match(await patches.getByTestId('verdict').textContent(), /best candidate/);
+      if (more === 0) await page.screenshot({ path: join(screenshots, 'choose-2b-best-candidate.png'), fullPage: true });
+      more += 1;
+      assert.ok(more <= 2, 'at most two rounds of more questions');
+      await step.click();
+      continue;
+    }
+    const { input, kind } = pending;
     // Each question says why it is asked: the patches disagree, the patch changes the
-    // program's answer, or the learned oracle still doubts the patch's answer.
+    // program's answer, the input is beside a boundary the patch moved, or the learned
+    // oracle still doubts the patch's answer.
     const why = await page.locator('.query.choice .question').textContent();
-    assert.match(why, /^For input \S.* (the patches print different answers|the patch changes what your program prints|the learned bug oracle still calls the patch's answer a bug)\. Which (answer )?is right\?$/, why);
+    assert.match(why, /^For input \S.* (the patches print different answers|the patch changes what your program prints|the patch moves where your program's answer changes, and this input is next to that edge|the learned bug oracle still calls the patch's answer a bug)\. Which (answer )?is right\?$/, why);
+    assert.notEqual(kind, 'output', 'the example gives the expected output, and every Bug came with one');
     if (asked === 0) {
       await page.screenshot({ path: join(screenshots, 'choose-2-question.png'), fullPage: true });
       await walkthroughShot(page, '4-choice', page.locator('.query.choice'));
@@ -127,12 +115,12 @@ test('the triangle example with truthful answers ends with the right patch on to
     }
     await answerChoice(page, triangle);
     asked += 1;
-    assert.ok(asked <= 5, 'within the question budget');
+    assert.ok(asked <= 5 + 3 * more, 'within the question budget');
   }
   const verdict = await patches.getByTestId('verdict').textContent();
-  assert.match(verdict, /Patch 1 is the fix found/, verdict);
+  assert.match(verdict, /Patch 1 is the fix:/, verdict);
   const top = patches.locator('.patch').first();
-  assert.match(await top.locator('.meta').textContent(), /the fix found/);
+  assert.match(await top.locator('.meta').textContent(), /Patch 1 - the fix/);
   assert.match(await top.locator('.meta').textContent(), /passes all \d+ labelled tests; on \d+ fresh inputs drawn to rank the patches it agrees with the learned oracle on \d+/);
   const diff = await top.locator('.diff').textContent();
   const added = diff.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++'));
@@ -174,7 +162,7 @@ test('a question about patches survives a reload and a share link exactly', asyn
     await page.getByRole('button', { name: 'Start' }).click();
     while (await nextQuery(page)) await answer(page, triangle);
     await page.getByRole('region', { name: 'Patches' }).getByRole('button', { name: 'Repair' }).click();
-    let first = await nextChoice(page);
+    const first = await nextChoice(page);
     if (first) {
       await answerChoice(page, triangle);
       const second = await nextChoice(page);
@@ -184,11 +172,11 @@ test('a question about patches survives a reload and a share link exactly', asyn
     await page.getByRole('button', { name: 'Edit program and settings (drops answers)' }).click();
     await page.getByRole('button', { name: 'Start' }).waitFor();
   }
-  const pending = await page.locator('.query.choice').getAttribute('data-choice-input');
+  const pending = await nextChoice(page);
   const options = await page.locator('.query.choice button.option').allTextContents();
   const verdict = await page.getByTestId('verdict').textContent();
   await page.reload();
-  assert.equal(await nextChoice(page), pending, 'the same question after reload');
+  assert.deepEqual(await nextChoice(page), pending, 'the same question after reload');
   assert.deepEqual(await page.locator('.query.choice button.option').allTextContents(), options);
   assert.equal(await page.getByTestId('verdict').textContent(), verdict);
   assert.match(await page.getByTestId('questions').textContent(), /1 of 5 answered/);
@@ -199,7 +187,7 @@ test('a question about patches survives a reload and a share link exactly', asyn
   const fresh = await browser.newContext();
   const other = await fresh.newPage();
   await other.goto(url);
-  assert.equal(await nextChoice(other), pending, 'the same question from the link');
+  assert.deepEqual(await nextChoice(other), pending, 'the same question from the link');
   assert.deepEqual(await other.locator('.query.choice button.option').allTextContents(), options);
   assert.equal(await other.getByTestId('verdict').textContent(), verdict);
   // Answered in the linked copy, it goes on to the same end as the original.
@@ -207,7 +195,7 @@ test('a question about patches survives a reload and a share link exactly', asyn
   await answerChoice(page, triangle);
   for (;;) {
     const [a, b] = [await nextChoice(page), await nextChoice(other)];
-    assert.equal(a, b, 'the same next question in both');
+    assert.deepEqual(a, b, 'the same next question in both');
     if (!a) break;
     await answerChoice(page, triangle);
     await answerChoice(other, triangle);

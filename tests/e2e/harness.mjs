@@ -113,6 +113,57 @@ export async function answer(page, correct) {
   await waitForLabels(page, used + 1);
 }
 
+/**
+ * Answers the pending question as a person does: Bug or Not a bug by the correct program
+ * `correct` (input text -> output), never typing an output.
+ */
+export async function answerAsPerson(page, correct) {
+  const q = page.locator('.query[data-query-input]');
+  const input = await q.getAttribute('data-query-input');
+  const output = (await q.getAttribute('data-query-output')).trim();
+  const used = await labelsUsed(page);
+  const name = output !== correct(input) ? 'Bug' : 'Not a bug';
+  await page.getByRole('button', { name, exact: true }).click();
+  await waitForLabels(page, used + 1);
+}
+
+/** Waits for repair to end; returns the pending question about patches (its input and kind), or null. */
+export async function nextChoice(page) {
+  await page.waitForFunction(() => !document.querySelector('.repair-progress')
+    && (document.querySelector('.query.choice') || document.querySelector('[data-testid=verdict]')), null, { timeout: 120000 });
+  const q = page.locator('.query.choice');
+  if (!(await q.count())) return null;
+  return { input: await q.getAttribute('data-choice-input'), kind: await q.getAttribute('data-choice-kind') };
+}
+
+/**
+ * Answers the pending question about patches with the right output `right(input)`: a
+ * patch's option when one prints it, else typed (for a question about a run called a bug,
+ * into the field the page filled with what the program printed). Resolves to the input.
+ */
+export async function answerChoice(page, right) {
+  const q = page.locator('.query.choice');
+  const input = await q.getAttribute('data-choice-input');
+  const want = right(input);
+  const outputs = await q.locator('button.option').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-output').trim()));
+  const at = outputs.indexOf(want);
+  if (at >= 0) {
+    await q.locator('button.option').nth(at).click();
+  } else if ((await q.getAttribute('data-choice-kind')) === 'output') {
+    await page.getByLabel('What it should print').fill(want);
+    await page.getByRole('button', { name: 'This is the right output' }).click();
+  } else {
+    await page.getByLabel('None of these: the right output is').fill(want);
+    await page.getByRole('button', { name: 'None of these' }).click();
+  }
+  // The question goes (repair runs again) or is replaced by the next one.
+  await page.waitForFunction((asked) => {
+    const now = document.querySelector('.query.choice');
+    return !now || now.getAttribute('data-choice-input') !== asked;
+  }, input, { timeout: STEP });
+  return input;
+}
+
 /** Every saved session in the page's localStorage, by key. */
 export async function savedSessions(page) {
   return page.evaluate(() => Object.fromEntries(Object.keys(localStorage).filter((k) => k.startsWith('fixloop-session-')).map((k) => [k, localStorage.getItem(k)])));
