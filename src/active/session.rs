@@ -41,9 +41,10 @@ pub struct ActiveConfig {
     /// Ask near the failing input first: while every answer so far is "not a bug",
     /// candidates are [`Reach::Like`] the labelled bugs (the same signs, equalities and
     /// order of the numbers, small steps), until [`NEAR_PATIENCE`] of them in a row were
-    /// not asked about; otherwise [`Reach::Near`] them, widening to [`Reach::Far`] (sign
-    /// flips, type limits) after [`NEAR_PATIENCE`] candidates in a row not asked about,
-    /// and back to near after a new bug. Default false (every candidate anywhere, as
+    /// not asked about or [`ANSWER_PATIENCE`] answers in a row were what the oracle
+    /// foresaw; otherwise [`Reach::Near`] them, widening to [`Reach::Far`] (sign flips,
+    /// type limits) the same way, and back to near after a bug the oracle did not
+    /// foresee. Default false (every candidate anywhere, as
     /// sessions made before it were asked); the page's sessions asked as a person is
     /// turn it on.
     pub near_first: bool,
@@ -52,6 +53,12 @@ pub struct ActiveConfig {
 /// Candidates in a row not asked about after which [`ActiveConfig::near_first`] widens
 /// the fuzzer's reach.
 pub const NEAR_PATIENCE: usize = 8;
+
+/// Answers in a row the current oracle foresaw after which [`ActiveConfig::near_first`]
+/// widens the fuzzer's reach: near inputs that only confirm what is known stop being
+/// worth a person's time (a program wrong on every near input would otherwise never be
+/// asked about a far one).
+pub const ANSWER_PATIENCE: usize = 3;
 
 impl Default for ActiveConfig {
     fn default() -> Self {
@@ -340,6 +347,8 @@ pub struct ActiveLoop<R: Runner, O: BugOracle> {
     like_done: bool,
     /// Candidates in a row not asked about at the reach in use.
     quiet: usize,
+    /// Answers in a row the current oracle foresaw.
+    foreseen: usize,
     executions: usize,
     committee_learns: usize,
     learn_failures: usize,
@@ -376,6 +385,7 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
             reach: Reach::Near,
             like_done: false,
             quiet: 0,
+            foreseen: 0,
             executions: 1,
             committee_learns: 0,
             learn_failures: 0,
@@ -492,10 +502,24 @@ impl<R: Runner, O: BugOracle> ActiveLoop<R, O> {
     /// Records the answer to the pending question and relearns the oracle.
     pub fn answer(&mut self, label: Label) -> Result<(), AnswerError> {
         let q = self.pending.take().ok_or(AnswerError::NoPendingQuery)?;
-        // A new bug: look near it first again.
-        if label.bug {
-            self.reach = self.reach.min(Reach::Near);
-            self.quiet = 0;
+        if let Some(reach) = q.reach {
+            // An answer the current oracle foresaw tells it nothing new: after
+            // ANSWER_PATIENCE of them in a row the questions go further out. A bug it did
+            // not foresee is looked at near first again.
+            let foreseen = self.predicts_bug(&q.input, &q.observation) == label.bug;
+            if foreseen {
+                self.foreseen += 1;
+                if self.foreseen >= ANSWER_PATIENCE {
+                    self.widen(reach);
+                    self.foreseen = 0;
+                }
+            } else {
+                self.foreseen = 0;
+                if label.bug {
+                    self.reach = self.reach.min(Reach::Near);
+                    self.quiet = 0;
+                }
+            }
         }
         self.add_label(LabelledTest {
             input: q.input,
