@@ -70,6 +70,10 @@ impl Default for ChooseConfig {
 /// finding the boundaries a patch moved.
 pub const BOUNDARY_PROBES: usize = 400;
 
+/// Runs called a bug (the failing one included) whose right output is known before the
+/// page calls a patch the fix, asked as a person is (where there are that many).
+pub const BUG_OUTPUTS_BEFORE_A_CLAIM: usize = 2;
+
 /// Questions of one search a person may skip before no more are asked (asked as a person
 /// is): a skipped question leaves its doubt open, and a person who cannot tell three
 /// times is not helped by a fourth.
@@ -761,10 +765,9 @@ impl PatchChooser {
                 return Ok(Some((QuestionKind::Boundary, k)));
             }
         }
-        // Asked as a person is, the right output of one more run called a bug (the one
-        // least like the failing input) before a claim: "must change" is all repair
-        // knew there, and a patch that prints the same wrong answer everywhere passes it.
-        if let Some(k) = self.second_output() {
+        // Asked as a person is, the right outputs of more runs called a bug (those least
+        // like the ones known) before a claim.
+        if let Some(k) = self.next_bug_output() {
             return Ok(Some((QuestionKind::Output, k)));
         }
         if !self.confirmed {
@@ -811,35 +814,51 @@ impl PatchChooser {
         Ok(None)
     }
 
-    /// The checked position of the run called a bug, other than the failing input, whose
-    /// right output is still to be asked before a claim: none once such an answer was
-    /// given (or asked and skipped); otherwise the one farthest from the failing input.
-    fn second_output(&self) -> Option<usize> {
+    /// The checked position of a run called a bug whose right output is still to be
+    /// asked before a claim (asked as a person is): while fewer than
+    /// [`BUG_OUTPUTS_BEFORE_A_CLAIM`] such runs, the failing one included, have their output
+    /// known or asked, the one farthest from all of those; "must change" is all repair
+    /// knew there, and a patch that prints the same wrong answer everywhere passes it.
+    fn next_bug_output(&self) -> Option<usize> {
         if !self.config.output_questions {
             return None;
         }
-        let failing = &self.failing()?.input;
-        let bugs = || {
-            self.base
-                .iter()
-                .filter(|t| t.expect == Expectation::Bug && t.input != *failing)
-        };
-        if bugs().any(|t| self.output_given(&t.input) || self.was_asked(&t.input)) {
+        let bugs: Vec<&Vec<Num>> = self
+            .base
+            .iter()
+            .filter(|t| t.expect == Expectation::Bug)
+            .map(|t| &t.input)
+            .collect();
+        let settled = |input: &Vec<Num>| self.output_given(input) || self.was_asked(input);
+        let known: Vec<&Vec<Num>> = bugs.iter().copied().filter(|i| settled(i)).collect();
+        let outputs = known.len()
+            + usize::from(
+                self.failing()
+                    .is_some_and(|f| matches!(f.expect, Expectation::Output(_))),
+            );
+        if outputs >= BUG_OUTPUTS_BEFORE_A_CLAIM {
             return None;
         }
-        let distance = |input: &[Num]| -> f64 {
-            input
-                .iter()
-                .zip(failing)
+        let distance = |a: &[Num], b: &[Num]| -> f64 {
+            a.iter()
+                .zip(b)
                 .map(|(x, y)| (x.as_f64() - y.as_f64()).abs())
                 .sum()
         };
-        bugs()
-            .filter_map(|t| {
-                Some((
-                    distance(&t.input),
-                    self.checked.iter().position(|c| *c == t.input)?,
-                ))
+        let anchors: Vec<&[Num]> = known
+            .iter()
+            .map(|i| i.as_slice())
+            .chain(self.failing().map(|f| f.input.as_slice()))
+            .collect();
+        bugs.iter()
+            .filter(|i| !settled(i))
+            .filter_map(|input| {
+                let k = self.checked.iter().position(|c| c == *input)?;
+                let nearest = anchors
+                    .iter()
+                    .map(|a| distance(input, a))
+                    .fold(f64::INFINITY, f64::min);
+                Some((nearest, k))
             })
             .max_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal))
             .map(|(_, k)| k)
