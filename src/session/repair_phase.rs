@@ -12,6 +12,7 @@ use crate::repair::choose::{
 use crate::repair::tests::repair_tests;
 use crate::repair::{
     Control, Engine, Expectation, LearnedOracle, Progress, RankedPatch, RepairConfig, RepairTest,
+    StopReason,
 };
 
 /// Fresh inputs on which the remaining patches are compared after each search.
@@ -265,7 +266,15 @@ fn verdict(chooser: &PatchChooser, step: &ChooseStep) -> String {
     };
     let best = format!("Patch 1 is the best candidate, not a confirmed fix: it passes {tests}.");
     match (stop, asking) {
-        (Some(ChooseStop::NoPatch), _) => format!("No patch passes {tests}."),
+        (Some(ChooseStop::NoPatch), _) => match chooser.report().stop {
+            StopReason::CandidatesExhausted => format!(
+                "No patch passes {tests}. Repair tried every change of the kinds it makes, one at a time: the fix may need more than one change, or a kind it does not make."
+            ),
+            StopReason::Stopped | StopReason::BudgetExhausted | StopReason::CandidateBudget => {
+                format!("No patch passes {tests} yet: the search stopped at its limit before it found one.")
+            }
+            _ => format!("No patch passes {tests}."),
+        },
         (Some(ChooseStop::OneBehaviour), _) if chooser.claims_fix() => {
             format!("Patch 1 is the fix: it passes {tests}.{agree}{edges}")
         }

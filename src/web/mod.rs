@@ -868,9 +868,8 @@ fn app() -> Html {
                         <label for="failing-input">{ "Failing input" }</label>
                         <input id="failing-input" type="text" value={s.failing_input.clone()} oninput={field(Action::EditFailing)} readonly={!editable} />
                         <label for="expected-output">{ "Expected output (optional)" }</label>
-                        <input id="expected-output" type="text" aria-describedby="expected-hint" value={s.expected_output.clone().unwrap_or_default()} oninput={field(Action::EditExpected)} readonly={!editable} />
+                        <input id="expected-output" type="text" placeholder="may stay blank: repair asks when it needs it" value={s.expected_output.clone().unwrap_or_default()} oninput={field(Action::EditExpected)} readonly={!editable} />
                     </div>
-                    <p class="hint" id="expected-hint">{ "Leave the expected output blank if you like: when repair needs the right output of a run you call a bug, it asks." }</p>
                     // Start sits right under what it needs (the program and the failing
                     // input), on the first screen; the optional settings follow.
                     if editable {

@@ -122,7 +122,11 @@ pub fn patches(props: &PatchesProps) -> Html {
                         }) }
                     </div>
                 }
-                <p class="meta">{ format!("{} patch(es) left; {} search(es); the last ended: {}", view.patches.len(), view.repairs, view.stop) }<Explain term="stop" /></p>
+                if view.repairs == 0 {
+                    <p class="meta">{ "No search yet: repair starts once you answer the question above." }</p>
+                } else {
+                    <p class="meta">{ format!("{} patch(es) left; {} search(es); the last ended: {}", view.patches.len(), view.repairs, view.stop) }<Explain term="stop" /></p>
+                }
                 <ol class="patch-list">
                     { for view.patches.iter().enumerate().map(|(i, p)| {
                         let apply = {

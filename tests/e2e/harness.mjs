@@ -194,14 +194,17 @@ export function slowSum(input) {
 }
 
 /**
- * Opens the page at `url`, labels SLOW from input 2 with a budget of 3 (answers from
- * `slowSum`) and returns the labels used: a session whose repair runs long enough to stop
- * or kill mid-way.
+ * Opens the page at `url`, labels SLOW from input 2 (its expected output given) with a
+ * budget of 3 (answers from `slowSum`) and returns the labels used: a session whose
+ * repair runs long enough to stop or kill mid-way.
  */
 export async function labelSlowSession(page, url) {
   await page.goto(url);
   await page.getByLabel('Program').fill(SLOW);
   await page.getByLabel('Failing input').fill('2');
+  // The expected output given, so repair searches at once (without it, it would first
+  // ask what 2 should print).
+  await page.getByLabel('Expected output (optional)').fill(slowSum('2'));
   await page.getByLabel('Label budget').fill('3');
   await page.getByRole('button', { name: 'Start' }).click();
   while (await nextQuery(page)) await answer(page, slowSum);
