@@ -318,6 +318,10 @@ pub struct PatchChooser {
     original: Vec<Run>,
     /// An answer of this search picked the remaining patches' output over the program's.
     confirmed: bool,
+    /// An answer of this search picked it where the learned oracle called the program's
+    /// own output right (asked as a person is): the change least foreseen, so the one a
+    /// patch that fits the tests by accident most often gets wrong.
+    confirmed_unforeseen: bool,
     /// Answers of this search that kept the remaining patches' output on an input where
     /// the learned oracle calls it a bug.
     upheld: usize,
@@ -373,6 +377,7 @@ impl PatchChooser {
             contenders: Vec::new(),
             original: Vec::new(),
             confirmed: false,
+            confirmed_unforeseen: false,
             upheld: 0,
             signs: Signs::default(),
             limits,
@@ -651,7 +656,8 @@ impl PatchChooser {
     /// - when no answer has yet picked the patches' output over the program's own on a
     ///   new input, an input where they change what the program prints
     ///   ([`QuestionKind::Confirm`]: one patch found alone is not yet a fix anyone
-    ///   confirmed);
+    ///   confirmed); asked as a person is, once more where the learned oracle called the
+    ///   program's own output right, if the first was where it foresaw a bug;
     /// - an input where the learned oracle still calls their output a bug
     ///   ([`QuestionKind::Doubt`]: a patch that fixes only part of the bug shows there),
     ///   until the user has upheld their output on [`UPHELD_DOUBTS`] such inputs.
@@ -770,12 +776,16 @@ impl PatchChooser {
         if let Some(k) = self.next_bug_output() {
             return Ok(Some((QuestionKind::Output, k)));
         }
-        if !self.confirmed {
+        // Asked as a person is, a change confirmed only where the oracle foresaw a bug
+        // is confirmed once more where it did not, when the patches change such an input.
+        let unforeseen_wanted = self.config.output_questions && !self.confirmed_unforeseen;
+        if !self.confirmed || unforeseen_wanted {
             // Of the inputs where the patches change what the program prints, first those
             // where the learned oracle calls the program's own output right: a change
             // there is the one most likely wrong, so its answer tells the most.
             let confirm = (0..self.checked.len())
                 .filter(|&k| !self.was_asked(&self.checked[k]))
+                .filter(|&k| !self.confirmed || !self.oracle_flags_original(k))
                 .filter(|&k| {
                     !self.config.output_questions || self.beyond_the_tests(&self.checked[k])
                 })
@@ -956,7 +966,9 @@ impl PatchChooser {
             // Asked as a person is, only an input beyond the given tests confirms the
             // patches' change: their right output there was not what repair aimed for.
             let new_input = !self.config.output_questions || self.beyond_the_tests(input);
-            self.confirmed |= new_input && !right_run(&self.original[k]);
+            let changed = new_input && !right_run(&self.original[k]);
+            self.confirmed |= changed;
+            self.confirmed_unforeseen |= changed && !self.oracle_flags_original(k);
             self.upheld += usize::from(doubted);
         }
         self.answered.push(RepairTest {
@@ -1052,6 +1064,7 @@ impl PatchChooser {
         checked.extend(fresh);
         self.checked = checked;
         self.confirmed = false;
+        self.confirmed_unforeseen = false;
         self.upheld = 0;
         self.skipped = 0;
         self.boundary = None;
@@ -1646,5 +1659,59 @@ mod tests {
         }
         // With no question the failing input's output is unknown: no claim.
         assert!(!asked_as_a_person("25 => bug\n", 0).claims_fix());
+    }
+    #[test]
+    fn a_change_confirmed_only_where_the_oracle_foresaw_a_bug_is_confirmed_where_it_did_not() {
+        // The oracle foresees the bug from 25 up only; the fix also changes 22 to 24.
+        let vars: Vec<String> = ["n", "out"].iter().map(|v| v.to_string()).collect();
+        let oracle = LearnedOracle {
+            formula: crate::oracle::Formula::parse("n >= 25", &vars).unwrap(),
+            encoder: crate::active::OutputEncoder::new(),
+        };
+        let tests = parse_tests("25 => bug\n30 => bug\n15 => ok\n20 => ok\n5 => ok\n").unwrap();
+        let repair = RepairConfig {
+            oracle_judges_bug_tests: false,
+            ..RepairConfig::default()
+        };
+        let config = ChooseConfig {
+            questions: 8,
+            inputs: 100,
+            boundary_questions: false,
+            ..ChooseConfig::default()
+        };
+        let mut chooser = PatchChooser::start(
+            BLACKJACK,
+            &tests,
+            Some(&oracle),
+            &repair,
+            &config,
+            &mut |_| Control::Continue,
+        );
+        let mut asked = Vec::new();
+        while let ChooseStep::Ask(q) = chooser.next() {
+            let right = points(&q.input);
+            asked.push((q.kind, q.input.clone()));
+            chooser
+                .answer(&q.input, ChoiceAnswer::Output(right), &mut |_| {
+                    Control::Continue
+                })
+                .unwrap();
+        }
+        // The first change confirmed was at 30, which the oracle foresaw; the next is
+        // asked below 25, and a patch is called the fix only when it is right.
+        assert!(
+            asked
+                .iter()
+                .any(|(kind, input)| *kind == QuestionKind::Confirm
+                    && matches!(input[0], Num::Int(n) if n < 25)),
+            "{asked:?}"
+        );
+        if chooser.claims_fix() {
+            let top = compile(&chooser.patches()[0].patched_source).unwrap();
+            for n in -3..=40 {
+                let got = top.run_test(&[Num::Int(n)], &Limits::default()).stdout;
+                assert_eq!(String::from_utf8_lossy(&got), points(&[Num::Int(n)]), "{n}");
+            }
+        }
     }
 }
