@@ -98,6 +98,10 @@ pub struct ProgramInputs {
     /// Whether any function of the program calls a C library function that reads stdin
     /// (a `main` program that does not prints the same whatever the input).
     pub reads_stdin: bool,
+    /// Whether the program reads text: characters or strings (`%s`, `%c`, `%[` in a
+    /// `scanf` format, `getchar`, `gets`, `fgets`, ...), which fixloop's inputs, numbers,
+    /// cover only as the texts numbers print as.
+    pub reads_text: bool,
 }
 
 impl ProgramInputs {
@@ -163,14 +167,17 @@ pub fn describe(unit: &TranslationUnit, shape: &Shape) -> ProgramInputs {
             .collect(),
     };
     let none = BTreeSet::new();
-    let reads_stdin = unit.items.iter().any(|item| match item {
-        Item::Function(f) => f.body.stmts.iter().any(|st| reads_input(st, &none)),
-        Item::Decl(_) => false,
-    });
+    let any_stmt = |test: &dyn Fn(&Stmt) -> bool| {
+        unit.items.iter().any(|item| match item {
+            Item::Function(f) => f.body.stmts.iter().any(test),
+            Item::Decl(_) => false,
+        })
+    };
     ProgramInputs {
         slots,
         constants: constants(unit),
-        reads_stdin,
+        reads_stdin: any_stmt(&|st| reads_input(st, &none)),
+        reads_text: any_stmt(&reads_text),
     }
 }
 
@@ -262,6 +269,33 @@ fn reads_input(stmt: &Stmt, user: &BTreeSet<&str>) -> bool {
         }
     });
     reads
+}
+
+/// Whether a statement reads text anywhere: a character or line reader of the C library,
+/// or a `scanf`-family call whose format has a text conversion (or is computed).
+fn reads_text(stmt: &Stmt) -> bool {
+    let mut text = false;
+    visit_stmt_exprs(stmt, &mut |e| {
+        let ExprKind::Call { callee, args, .. } = &e.kind else {
+            return;
+        };
+        text |= matches!(
+            callee.as_str(),
+            "getchar" | "gets" | "fgets" | "getc" | "fgetc" | "getline" | "read"
+        );
+        if callee.contains("scanf") {
+            let format = args.iter().find_map(|a| match &a.kind {
+                ExprKind::StringLit(f) => Some(f),
+                _ => None,
+            });
+            text |= format.is_none_or(|f| {
+                conversions(f)
+                    .iter()
+                    .any(|c| matches!(c.conv, b's' | b'c' | b'['))
+            });
+        }
+    });
+    text
 }
 
 /// Every integer literal and character constant of the program, sorted and distinct.
@@ -372,5 +406,23 @@ mod tests {
             "#include <stdio.h>\nint main(void) { int a; scanf(\"%d\", &a); scanf(\"%d\", &a); return a; }",
         );
         assert_eq!(q.names(2), ["x1", "x2"]);
+    }
+    #[test]
+    fn text_reads_are_told_apart_from_number_reads() {
+        let reads = |body: &str| {
+            inputs(&format!(
+                "#include <stdio.h>\nint main(void) {{ int n; char s[20]; {body} return 0; }}"
+            ))
+            .reads_text
+        };
+        assert!(!reads("scanf(\"%d\", &n);"));
+        assert!(!reads("scanf(\"%lld %lf\", &n, &n);"));
+        assert!(reads("scanf(\"%s\", s);"));
+        assert!(reads("scanf(\"%d %c\", &n, s);"));
+        assert!(reads("scanf(\"%[^\\n]\", s);"));
+        assert!(reads("gets(s);"));
+        assert!(reads("for (n = 0; n < 3; n++) s[n] = getchar();"));
+        // A function's parameters are numbers.
+        assert!(!inputs("int f(int a) { return a; }").reads_text);
     }
 }

@@ -23,6 +23,7 @@ use crate::active::num::{format_input, key, NumKey};
 use crate::active::program::status_of;
 use crate::active::Status;
 use crate::compare::{normalize, outputs_match};
+use crate::lang::inputs::program_inputs;
 use crate::lang::{compile, Limits, Num, Program};
 
 /// Answers that keep the remaining patches' output where the learned oracle calls it a
@@ -316,6 +317,9 @@ pub struct PatchChooser {
     contenders: Vec<Contender>,
     /// The program as it is, on the checked inputs.
     original: Vec<Run>,
+    /// The program reads text, which the fresh inputs (numbers) cover only as the texts
+    /// numbers print as.
+    reads_text: bool,
     /// An answer of this search picked the remaining patches' output over the program's.
     confirmed: bool,
     /// An answer of this search picked it where the learned oracle called the program's
@@ -361,7 +365,11 @@ impl PatchChooser {
     ) -> PatchChooser {
         let program = compile(source).ok();
         let limits = run_limits(program.as_ref(), tests, &repair.limits);
+        let reads_text = program
+            .as_ref()
+            .is_some_and(|p| program_inputs(source, p.shape()).reads_text);
         let mut chooser = PatchChooser {
+            reads_text,
             source: source.to_string(),
             program,
             base: tests.to_vec(),
@@ -485,14 +493,23 @@ impl PatchChooser {
     /// moved were asked, its change confirmed and the oracle's doubts answered) and,
     /// with output questions, the right output on the failing input is known and an
     /// answer confirmed the patch's change on an input beyond the given tests (a patch
-    /// that changes only the labelled inputs is a special case, not yet a fix).
+    /// that changes only the labelled inputs is a special case, not yet a fix) and the
+    /// program reads numbers (fresh inputs check a program that reads text only on the
+    /// texts numbers print as).
     pub fn claims_fix(&self) -> bool {
         self.next() == ChooseStep::Done(ChooseStop::OneBehaviour)
             && (!self.config.output_questions
                 || (self.failing_output_known()
                     && self.confirmed
                     && self.skipped == 0
+                    && !self.reads_text
                     && !self.special_case()))
+    }
+
+    /// Whether the program reads text (characters or strings), so that the fresh inputs,
+    /// numbers, check its patches only on the texts numbers print as.
+    pub fn reads_text(&self) -> bool {
+        self.reads_text
     }
 
     /// Whether the top patch special-cases the labelled inputs (asked as a person is):
@@ -1713,5 +1730,49 @@ mod tests {
                 assert_eq!(String::from_utf8_lossy(&got), points(&[Num::Int(n)]), "{n}");
             }
         }
+    }
+    #[test]
+    fn a_patch_of_a_program_that_reads_text_is_never_called_the_fix() {
+        // `n < 10` should be `n <= 10`; the same program reading a number and reading text.
+        let program = |read: &str| {
+            format!(
+                "#include <stdio.h>\n#include <stdlib.h>\nint main(void) {{\n    int n;\n    char s[16];\n    {read}\n    if (n < 10) printf(\"small\\n\");\n    else printf(\"big\\n\");\n    return 0;\n}}\n"
+            )
+        };
+        let right = |input: &[Num]| {
+            let Num::Int(n) = input[0] else { panic!() };
+            if n <= 10 { "small\n" } else { "big\n" }.to_string()
+        };
+        let tests = parse_tests("10 => bug\n3 => ok\n30 => ok\n").unwrap();
+        let repair = RepairConfig {
+            oracle_judges_bug_tests: false,
+            ..RepairConfig::default()
+        };
+        let config = ChooseConfig {
+            questions: 8,
+            inputs: 100,
+            ..ChooseConfig::default()
+        };
+        let session = |source: &str| {
+            let mut chooser =
+                PatchChooser::start(source, &tests, None, &repair, &config, &mut |_| {
+                    Control::Continue
+                });
+            while let ChooseStep::Ask(q) = chooser.next() {
+                chooser
+                    .answer(&q.input, ChoiceAnswer::Output(right(&q.input)), &mut |_| {
+                        Control::Continue
+                    })
+                    .unwrap();
+            }
+            chooser
+        };
+        let number = session(&program("scanf(\"%d\", &n);"));
+        assert!(!number.reads_text());
+        assert!(number.claims_fix(), "{:?}", number.next());
+        let text = session(&program("scanf(\"%s\", s);\n    n = atoi(s);"));
+        assert!(text.reads_text());
+        assert!(!text.patches().is_empty());
+        assert!(!text.claims_fix());
     }
 }

@@ -278,6 +278,9 @@ fn verdict(chooser: &PatchChooser, step: &ChooseStep) -> String {
         (Some(ChooseStop::OneBehaviour), _) if chooser.claims_fix() => {
             format!("Patch 1 is the fix: it passes {tests}.{agree}{edges}")
         }
+        (Some(ChooseStop::OneBehaviour), _) if chooser.reads_text() => format!(
+            "{best}{agree} Your program reads text, and fixloop checks patches only on inputs made of numbers: other texts are unchecked.{open}"
+        ),
         (Some(ChooseStop::OneBehaviour), _) if chooser.special_case() => format!(
             "{best}{agree} It adds tests for particular values, so it may handle only the inputs you labelled.{open}"
         ),
