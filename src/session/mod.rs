@@ -406,4 +406,55 @@ impl Session {
             .filter(|a| a.verdict != Verdict::Skip)
             .count()
     }
+
+    /// Reopens the loop: its stop, its repair and the answers about patches are dropped;
+    /// the labels stay.
+    pub fn reopen(&mut self) {
+        self.stopped = false;
+        self.repaired = false;
+        self.choices.clear();
+    }
+
+    /// Forgets the loop's run: not started, no labels, reopened ([`Session::reopen`]);
+    /// the program, inputs and settings stay.
+    pub fn clear_run(&mut self) {
+        self.started = false;
+        self.answers.clear();
+        self.reopen();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reopening_keeps_the_labels_and_clearing_keeps_only_the_work_typed() {
+        let mut s = Session::new("int f(int a) { return a; }", "2");
+        s.settings.seed = 7;
+        s.started = true;
+        s.stopped = true;
+        s.repaired = true;
+        s.answers.push(Answer {
+            input: "3".into(),
+            verdict: Verdict::Bug,
+            expected: None,
+        });
+        s.choices.push(Choice {
+            input: "4".into(),
+            output: Some("4".into()),
+        });
+        let mut reopened = s.clone();
+        reopened.reopen();
+        assert!(reopened.started && !reopened.stopped && !reopened.repaired);
+        assert_eq!(reopened.answers, s.answers);
+        assert!(reopened.choices.is_empty());
+        let mut cleared = s.clone();
+        cleared.clear_run();
+        assert!(!cleared.started && cleared.answers.is_empty() && cleared.choices.is_empty());
+        assert_eq!(
+            (&cleared.program, &cleared.failing_input, &cleared.settings),
+            (&s.program, &s.failing_input, &s.settings)
+        );
+    }
 }

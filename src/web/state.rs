@@ -530,19 +530,13 @@ impl AppState {
                 }
                 settings.label_budget = (settings.label_budget + MORE_LABELS).min(MAX_LABEL_BUDGET);
                 keep_failing_output(&mut self.session);
-                self.session.stopped = false;
-                self.session.repaired = false;
-                self.session.choices.clear();
+                self.session.reopen();
                 self.repair = RepairState::Idle;
                 self.busy = true;
             }
             NextStep::SetRanges if self.student.is_none() => {
                 let mut next = self.session.clone();
-                next.started = false;
-                next.answers.clear();
-                next.stopped = false;
-                next.repaired = false;
-                next.choices.clear();
+                next.clear_run();
                 let note = format!(
                     "Set the range of each input below, then press Start. Your session ({}) is put aside.",
                     holding(&self.session)
@@ -757,11 +751,8 @@ impl Reducible for AppState {
                 None => {
                     s.error = None;
                     s.ranges_open = false;
+                    s.session.clear_run();
                     s.session.started = true;
-                    s.session.answers.clear();
-                    s.session.stopped = false;
-                    s.session.repaired = false;
-                    s.session.choices.clear();
                     s.reset_round();
                     s.busy = true;
                 }
@@ -794,11 +785,7 @@ impl Reducible for AppState {
             }
             Action::EditAgain if s.restart_exercise() => {}
             Action::EditAgain => {
-                s.session.started = false;
-                s.session.answers.clear();
-                s.session.stopped = false;
-                s.session.repaired = false;
-                s.session.choices.clear();
+                s.session.clear_run();
                 s.reset_round();
             }
             Action::LoadExample(id) => {
@@ -952,11 +939,7 @@ impl Reducible for AppState {
             Action::ApplyPatch(source) => {
                 let mut next = s.session.clone();
                 next.program = source;
-                next.started = false;
-                next.answers.clear();
-                next.stopped = false;
-                next.repaired = false;
-                next.choices.clear();
+                next.clear_run();
                 let note = format!(
                     "Patch applied: the patched program is in the editor. Your session before it ({}) is put aside.",
                     holding(&s.session)
