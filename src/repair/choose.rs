@@ -497,7 +497,13 @@ impl PatchChooser {
     /// program reads numbers (fresh inputs check a program that reads text only on the
     /// texts numbers print as).
     pub fn claims_fix(&self) -> bool {
-        self.next() == ChooseStep::Done(ChooseStop::OneBehaviour)
+        self.claims_fix_at(&self.next())
+    }
+
+    /// [`PatchChooser::claims_fix`] where `step` is the chooser's [`PatchChooser::next`]
+    /// (for a caller that has it already).
+    pub fn claims_fix_at(&self, step: &ChooseStep) -> bool {
+        *step == ChooseStep::Done(ChooseStop::OneBehaviour)
             && (!self.config.output_questions
                 || (self.failing_output_known()
                     && self.confirmed
@@ -519,12 +525,6 @@ impl PatchChooser {
         let top = self.alive().next().map(|c| c.patch);
         self.special
             .is_some_and(|(patch, special)| Some(patch) == top && special)
-    }
-
-    /// Whether an answer confirmed the remaining patches' change on an input beyond the
-    /// given tests (asked as a person is; any input otherwise).
-    pub fn change_confirmed(&self) -> bool {
-        self.confirmed
     }
 
     /// Whether a right answer on `input` is news: it is not the failing input and no
@@ -607,7 +607,7 @@ impl PatchChooser {
     }
 
     /// Whether an answer of the latest search picked the remaining patches' output over
-    /// the program's own.
+    /// the program's own (asked as a person is, on an input beyond the given tests).
     pub fn confirmed(&self) -> bool {
         self.confirmed
     }
@@ -1572,21 +1572,61 @@ mod tests {
         format!("{p}\n")
     }
 
-    /// A chooser asked as a person is, from `tests`, with `questions`.
-    fn asked_as_a_person(tests: &str, questions: usize) -> PatchChooser {
+    /// A chooser of `source` asked as a person is ("bug" tests judged by the change of
+    /// output alone), from `tests`, with `oracle` and `config` (100 fresh inputs).
+    fn person_chooser(
+        source: &str,
+        tests: &str,
+        oracle: Option<&LearnedOracle>,
+        config: ChooseConfig,
+    ) -> PatchChooser {
         let tests = parse_tests(tests).unwrap();
         let repair = RepairConfig {
             oracle_judges_bug_tests: false,
             ..RepairConfig::default()
         };
         let config = ChooseConfig {
-            questions,
             inputs: 100,
-            ..ChooseConfig::default()
+            ..config
         };
-        PatchChooser::start(BLACKJACK, &tests, None, &repair, &config, &mut |_| {
+        PatchChooser::start(source, &tests, oracle, &repair, &config, &mut |_| {
             Control::Continue
         })
+    }
+
+    /// A blackjack chooser asked as a person is, from `tests`, with `questions`.
+    fn asked_as_a_person(tests: &str, questions: usize) -> PatchChooser {
+        let config = ChooseConfig {
+            questions,
+            ..ChooseConfig::default()
+        };
+        person_chooser(BLACKJACK, tests, None, config)
+    }
+
+    /// Answers every question with `right`'s output; the kind and input of each.
+    fn answer_all(
+        chooser: &mut PatchChooser,
+        right: impl Fn(&[Num]) -> String,
+    ) -> Vec<(QuestionKind, Vec<Num>)> {
+        let mut asked = Vec::new();
+        while let ChooseStep::Ask(q) = chooser.next() {
+            chooser
+                .answer(&q.input, ChoiceAnswer::Output(right(&q.input)), &mut |_| {
+                    Control::Continue
+                })
+                .unwrap();
+            asked.push((q.kind, q.input));
+        }
+        asked
+    }
+
+    /// Asserts that the top patch scores blackjack points right from -3 to 40.
+    fn assert_top_scores_points(chooser: &PatchChooser) {
+        let top = compile(&chooser.patches()[0].patched_source).unwrap();
+        for n in -3..=40 {
+            let got = top.run_test(&[Num::Int(n)], &Limits::default()).stdout;
+            assert_eq!(String::from_utf8_lossy(&got), points(&[Num::Int(n)]), "{n}");
+        }
     }
 
     #[test]
@@ -1650,16 +1690,10 @@ mod tests {
         for questions in [0, 2, 5, 8] {
             let mut chooser =
                 asked_as_a_person("25 => bug\n15 => ok\n20 => ok\n5 => ok\n", questions);
-            let mut kinds = Vec::new();
-            while let ChooseStep::Ask(q) = chooser.next() {
-                kinds.push(q.kind);
-                let right = points(&q.input);
-                chooser
-                    .answer(&q.input, ChoiceAnswer::Output(right), &mut |_| {
-                        Control::Continue
-                    })
-                    .unwrap();
-            }
+            let kinds: Vec<QuestionKind> = answer_all(&mut chooser, points)
+                .into_iter()
+                .map(|(kind, _)| kind)
+                .collect();
             if !chooser.claims_fix() {
                 continue;
             }
@@ -1668,15 +1702,12 @@ mod tests {
                 "{questions}: {kinds:?}"
             );
             assert!(chooser.unconfirmed().is_empty());
-            let top = compile(&chooser.patches()[0].patched_source).unwrap();
-            for n in -3..=40 {
-                let got = top.run_test(&[Num::Int(n)], &Limits::default()).stdout;
-                assert_eq!(String::from_utf8_lossy(&got), points(&[Num::Int(n)]), "{n}");
-            }
+            assert_top_scores_points(&chooser);
         }
         // With no question the failing input's output is unknown: no claim.
         assert!(!asked_as_a_person("25 => bug\n", 0).claims_fix());
     }
+
     #[test]
     fn a_change_confirmed_only_where_the_oracle_foresaw_a_bug_is_confirmed_where_it_did_not() {
         // The oracle foresees the bug from 25 up only; the fix also changes 22 to 24.
@@ -1685,35 +1716,18 @@ mod tests {
             formula: crate::oracle::Formula::parse("n >= 25", &vars).unwrap(),
             encoder: crate::active::OutputEncoder::new(),
         };
-        let tests = parse_tests("25 => bug\n30 => bug\n15 => ok\n20 => ok\n5 => ok\n").unwrap();
-        let repair = RepairConfig {
-            oracle_judges_bug_tests: false,
-            ..RepairConfig::default()
-        };
         let config = ChooseConfig {
             questions: 8,
-            inputs: 100,
             boundary_questions: false,
             ..ChooseConfig::default()
         };
-        let mut chooser = PatchChooser::start(
+        let mut chooser = person_chooser(
             BLACKJACK,
-            &tests,
+            "25 => bug\n30 => bug\n15 => ok\n20 => ok\n5 => ok\n",
             Some(&oracle),
-            &repair,
-            &config,
-            &mut |_| Control::Continue,
+            config,
         );
-        let mut asked = Vec::new();
-        while let ChooseStep::Ask(q) = chooser.next() {
-            let right = points(&q.input);
-            asked.push((q.kind, q.input.clone()));
-            chooser
-                .answer(&q.input, ChoiceAnswer::Output(right), &mut |_| {
-                    Control::Continue
-                })
-                .unwrap();
-        }
+        let asked = answer_all(&mut chooser, points);
         // The first change confirmed was at 30, which the oracle foresaw; the next is
         // asked below 25, and a patch is called the fix only when it is right.
         assert!(
@@ -1724,13 +1738,10 @@ mod tests {
             "{asked:?}"
         );
         if chooser.claims_fix() {
-            let top = compile(&chooser.patches()[0].patched_source).unwrap();
-            for n in -3..=40 {
-                let got = top.run_test(&[Num::Int(n)], &Limits::default()).stdout;
-                assert_eq!(String::from_utf8_lossy(&got), points(&[Num::Int(n)]), "{n}");
-            }
+            assert_top_scores_points(&chooser);
         }
     }
+
     #[test]
     fn a_patch_of_a_program_that_reads_text_is_never_called_the_fix() {
         // `n < 10` should be `n <= 10`; the same program reading a number and reading text.
@@ -1743,28 +1754,14 @@ mod tests {
             let Num::Int(n) = input[0] else { panic!() };
             if n <= 10 { "small\n" } else { "big\n" }.to_string()
         };
-        let tests = parse_tests("10 => bug\n3 => ok\n30 => ok\n").unwrap();
-        let repair = RepairConfig {
-            oracle_judges_bug_tests: false,
-            ..RepairConfig::default()
-        };
-        let config = ChooseConfig {
-            questions: 8,
-            inputs: 100,
-            ..ChooseConfig::default()
-        };
         let session = |source: &str| {
+            let config = ChooseConfig {
+                questions: 8,
+                ..ChooseConfig::default()
+            };
             let mut chooser =
-                PatchChooser::start(source, &tests, None, &repair, &config, &mut |_| {
-                    Control::Continue
-                });
-            while let ChooseStep::Ask(q) = chooser.next() {
-                chooser
-                    .answer(&q.input, ChoiceAnswer::Output(right(&q.input)), &mut |_| {
-                        Control::Continue
-                    })
-                    .unwrap();
-            }
+                person_chooser(source, "10 => bug\n3 => ok\n30 => ok\n", None, config);
+            answer_all(&mut chooser, right);
             chooser
         };
         let number = session(&program("scanf(\"%d\", &n);"));

@@ -265,6 +265,9 @@ fn verdict(chooser: &PatchChooser, step: &ChooseStep) -> String {
         ChooseStep::Done(_) => None,
     };
     let best = format!("Patch 1 is the best candidate, not a confirmed fix: it passes {tests}.");
+    let differ = format!(
+        "{n} patches pass {tests}. They print different answers on {inputs} of the {checked} inputs compared"
+    );
     match (stop, asking) {
         (Some(ChooseStop::NoPatch), _) => match chooser.report().stop {
             StopReason::CandidatesExhausted => format!(
@@ -275,7 +278,7 @@ fn verdict(chooser: &PatchChooser, step: &ChooseStep) -> String {
             }
             _ => format!("No patch passes {tests}."),
         },
-        (Some(ChooseStop::OneBehaviour), _) if chooser.claims_fix() => {
+        (Some(ChooseStop::OneBehaviour), _) if chooser.claims_fix_at(step) => {
             format!("Patch 1 is the fix: it passes {tests}.{agree}{edges}")
         }
         (Some(ChooseStop::OneBehaviour), _) if chooser.reads_text() => format!(
@@ -284,7 +287,7 @@ fn verdict(chooser: &PatchChooser, step: &ChooseStep) -> String {
         (Some(ChooseStop::OneBehaviour), _) if chooser.special_case() => format!(
             "{best}{agree} It adds tests for particular values, so it may handle only the inputs you labelled.{open}"
         ),
-        (Some(ChooseStop::OneBehaviour), _) if !chooser.change_confirmed() => format!(
+        (Some(ChooseStop::OneBehaviour), _) if !chooser.confirmed() => format!(
             "{best}{agree} It changes what the program prints only on the inputs you labelled, so nothing shows it works beyond them.{open}"
         ),
         (Some(ChooseStop::OneBehaviour), _) => format!("{best}{agree}{open}"),
@@ -301,10 +304,10 @@ fn verdict(chooser: &PatchChooser, step: &ChooseStep) -> String {
             "{best} The question budget is spent before the inputs beside the boundaries it moved were asked.{open}"
         ),
         (Some(ChooseStop::QuestionBudget), _) => format!(
-            "{n} patches pass {tests}. They print different answers on {inputs} of the {checked} inputs compared. The question budget is spent, so patch 1 (the cheapest, best checked) is a guess."
+            "{differ}. The question budget is spent, so patch 1 (the cheapest, best checked) is a guess."
         ),
         (Some(ChooseStop::Skipped), _) => format!(
-            "{n} patches pass {tests}. They print different answers on {inputs} of the {checked} inputs compared, all of which you skipped: patch 1 (the cheapest, best checked) is a guess."
+            "{differ}, all of which you skipped: patch 1 (the cheapest, best checked) is a guess."
         ),
         (None, Some(QuestionKind::Output)) if n == 0 => {
             "Repair needs the right output of a run you called a bug: what should it print?"
@@ -315,9 +318,7 @@ fn verdict(chooser: &PatchChooser, step: &ChooseStep) -> String {
         ),
         (None, Some(QuestionKind::Split)) => {
             let needed = usize::BITS - (chooser.behaviours() - 1).leading_zeros();
-            format!(
-                "{n} patches pass {tests}. They print different answers on {inputs} of the {checked} inputs compared: answer up to {needed} question(s) to choose."
-            )
+            format!("{differ}: answer up to {needed} question(s) to choose.")
         }
         (None, Some(QuestionKind::Boundary)) => format!(
             "Patch 1 passes {tests}.{agree} It moves where the program's answer changes: answer about the inputs on both sides before it is called the fix."
@@ -337,7 +338,7 @@ fn next_steps(chooser: &PatchChooser, step: &ChooseStep, session: &Session) -> V
     let ChooseStep::Done(stop) = step else {
         return Vec::new();
     };
-    if chooser.claims_fix() {
+    if chooser.claims_fix_at(step) {
         return Vec::new();
     }
     let ranges = session.ranges.iter().all(Option::is_none);
@@ -423,7 +424,7 @@ pub fn describe(chooser: &PatchChooser, session: &Session) -> RepairView {
             .collect(),
         stop: chooser.report().stop.to_string(),
         verdict: verdict(chooser, &step),
-        settled: chooser.claims_fix(),
+        settled: chooser.claims_fix_at(&step),
         choice,
         questions_used: chooser.questions_used(),
         outputs_asked: chooser.outputs_asked(),
