@@ -186,9 +186,8 @@ impl Cause {
 /// loop on n = 10^4 runs past the fuel) judges no patch, so it is left out.
 struct HeldOut {
     tests: Vec<(Vec<fixloop::active::Num>, String)>,
-    /// Held-out tests left out because the golden program fails them under the fuel.
-    golden_fails: usize,
-    /// Those tests, for the strict measure of earlier figures.
+    /// Held-out tests left out because the golden program fails them under the fuel
+    /// (for the strict measure of earlier figures).
     left_out: Vec<(Vec<fixloop::active::Num>, String)>,
     extractor: AnswerExtractor,
     limits: Limits,
@@ -203,7 +202,6 @@ impl HeldOut {
         let golden = compile(&subject.golden).ok();
         let mut held = HeldOut {
             tests: Vec::new(),
-            golden_fails: 0,
             left_out: Vec::new(),
             extractor: extractor.clone(),
             limits,
@@ -218,7 +216,6 @@ impl HeldOut {
             if passes {
                 held.tests.push((input, t.output.clone()));
             } else {
-                held.golden_fails += 1;
                 held.left_out.push((input, t.output.clone()));
             }
         }
@@ -238,15 +235,18 @@ impl HeldOut {
         exec.exited() && answer.is_some_and(|a| outputs_match(&a, output))
     }
 
-    /// Whether `source` passes every held-out test, those the golden program fails under
-    /// the fuel included (the measure of figures before they were left out).
-    fn passes_every_test(&self, source: &str) -> bool {
+    /// Whether `source` passes the held-out tests left out (those the golden program
+    /// fails under the fuel): with [`HeldOut::pass_rate`] 1, the measure of figures before
+    /// they were left out.
+    fn passes_left_out(&self, source: &str) -> bool {
+        if self.left_out.is_empty() {
+            return true;
+        }
         let Ok(patched) = compile(source) else {
             return false;
         };
-        self.tests
+        self.left_out
             .iter()
-            .chain(&self.left_out)
             .all(|(input, output)| self.passes(&patched, input, output))
     }
 
@@ -413,6 +413,15 @@ pub struct Snapshot {
     passes_every_test: bool,
 }
 
+/// Whether a subject's search goes on after `elapsed` of its `bound`.
+fn within(bound: Duration, elapsed: Duration) -> Control {
+    if elapsed > bound {
+        Control::Stop
+    } else {
+        Control::Continue
+    }
+}
+
 /// Repairs the subject at `path` within `bound` per subject, from `source`'s tests, with
 /// the settings of `args` (fuel, engine, pool, question budgets, asking).
 fn evaluate(path: &std::path::Path, bound: Duration, args: &EvalArgs, source: &TestSource) -> Row {
@@ -503,16 +512,12 @@ fn evaluate(path: &std::path::Path, bound: Duration, args: &EvalArgs, source: &T
         if p.plausible > 0 && first.is_none() {
             first = Some(now);
         }
-        if now > bound {
-            Control::Stop
-        } else {
-            Control::Continue
-        }
+        within(bound, now)
     };
     row.formula = start.oracle.as_ref().map(|o| o.formula.to_string());
     row.tests = start.tests.iter().map(|t| t.to_string()).collect();
     let held_out = HeldOut::new(&subject, &extractor, fuel);
-    row.heldout_golden_fails = held_out.golden_fails;
+    row.heldout_golden_fails = held_out.left_out.len();
     let heldout = |p: &fixloop::repair::RankedPatch| held_out.pass_rate(&p.patched_source);
     let mut chooser = PatchChooser::start(
         &subject.buggy,
@@ -579,13 +584,7 @@ fn evaluate(path: &std::path::Path, bound: Duration, args: &EvalArgs, source: &T
     if let Some(zero) = snapshots.iter_mut().find(|s| s.0.questions == 0) {
         if deferred {
             let start0 = clock();
-            let mut hook0 = |_: &Progress| {
-                if clock().saturating_sub(start0) > bound {
-                    Control::Stop
-                } else {
-                    Control::Continue
-                }
-            };
+            let mut hook0 = |_: &Progress| within(bound, clock().saturating_sub(start0));
             let alone = PatchChooser::start(
                 &subject.buggy,
                 &start.tests,
@@ -610,8 +609,7 @@ fn evaluate(path: &std::path::Path, bound: Duration, args: &EvalArgs, source: &T
                 s.heldout_pass = *measured
                     .entry(source.clone())
                     .or_insert_with(|| held_out.pass_rate(&source));
-                s.passes_every_test = s.heldout_pass >= 1.0
-                    && (held_out.left_out.is_empty() || held_out.passes_every_test(&source));
+                s.passes_every_test = s.heldout_pass >= 1.0 && held_out.passes_left_out(&source);
             }
             s
         })
