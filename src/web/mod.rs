@@ -868,7 +868,7 @@ fn app() -> Html {
                         <label for="failing-input">{ "Failing input" }</label>
                         <input id="failing-input" type="text" value={s.failing_input.clone()} oninput={field(Action::EditFailing)} readonly={!editable} />
                         <label for="expected-output">{ "Expected output (optional)" }</label>
-                        <input id="expected-output" type="text" placeholder="may stay blank: repair asks when it needs it" value={s.expected_output.clone().unwrap_or_default()} oninput={field(Action::EditExpected)} readonly={!editable} />
+                        <input id="expected-output" type="text" placeholder="if known" title="Optional: repair asks for the right output when it needs it" value={s.expected_output.clone().unwrap_or_default()} oninput={field(Action::EditExpected)} readonly={!editable} />
                     </div>
                     // Start sits right under what it needs (the program and the failing
                     // input), on the first screen; the optional settings follow.
