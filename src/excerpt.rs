@@ -132,6 +132,12 @@ pub fn one_line(text: &str, max: usize) -> String {
     }
 }
 
+/// `n` and the noun in its number: `count(1, "test", "tests")` is "1 test", with any
+/// other `n` "tests" ("0 tests", "3 tests").
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// `n` with thin groups of three digits (`1 048 576`).
 pub fn grouped(n: usize) -> String {
     let digits = n.to_string();
@@ -148,6 +154,13 @@ pub fn grouped(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_count_takes_the_noun_in_its_number() {
+        assert_eq!(count(1, "test", "tests"), "1 test");
+        assert_eq!(count(0, "test", "tests"), "0 tests");
+        assert_eq!(count(2, "patch", "patches"), "2 patches");
+    }
 
     #[test]
     fn a_short_output_is_shown_whole() {

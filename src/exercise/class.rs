@@ -71,6 +71,20 @@ impl ReportRow {
         (self.error.is_none() && self.total > 0).then(|| self.right as f64 / self.total as f64)
     }
 
+    /// Readable and genuine: the row's figures are the student's own and count.
+    pub fn counts(&self) -> bool {
+        self.error.is_none() && self.genuine
+    }
+
+    /// Why the row counts nowhere, in one line (`None` when it counts).
+    pub fn set_aside_because(&self) -> Option<String> {
+        match (&self.error, self.genuine) {
+            (Some(e), _) => Some(format!("cannot be read: {e}")),
+            (None, false) => Some(format!("tampered: {}", self.problems.join("; "))),
+            (None, true) => None,
+        }
+    }
+
     /// The handed-in fix agrees with the reference everywhere it was checked.
     pub fn fixed(&self) -> bool {
         self.fix.as_ref().is_some_and(|f| f.all_pass)
@@ -131,7 +145,13 @@ impl ClassSummary {
                 }
             };
             let verification = report.verify(None);
-            for a in report.answers.iter().filter(|a| a.right == Some(false)) {
+            // A tampered report's answers are not the student's: they count nowhere.
+            let counted = if verification.is_genuine() {
+                report.answers.as_slice()
+            } else {
+                &[]
+            };
+            for a in counted.iter().filter(|a| a.right == Some(false)) {
                 wrong
                     .entry((report.exercise_id.clone(), a.input.clone()))
                     .or_insert_with(|| WrongAnswer {
@@ -181,9 +201,19 @@ impl ClassSummary {
         self.rows.iter().filter(|r| r.error.is_none()).count()
     }
 
-    /// Readable reports whose fix passes everywhere.
+    /// The reports every figure is made of: readable and genuine.
+    pub fn counted(&self) -> impl Iterator<Item = &ReportRow> {
+        self.rows.iter().filter(|r| r.counts())
+    }
+
+    /// The reports kept out of every figure (unreadable or tampered), listed apart.
+    pub fn set_aside(&self) -> impl Iterator<Item = &ReportRow> {
+        self.rows.iter().filter(|r| !r.counts())
+    }
+
+    /// Counted reports whose fix passes everywhere.
     pub fn fixed(&self) -> usize {
-        self.rows.iter().filter(|r| r.fixed()).count()
+        self.counted().filter(|r| r.fixed()).count()
     }
 }
 
@@ -270,9 +300,20 @@ mod tests {
         assert!(!cy.fixed(), "the buggy program is no fix");
         assert!(junk.error.is_some() && junk.label_accuracy().is_none());
         assert_eq!(class.fixed(), 1);
-        // Ben and Cy both got the first question wrong.
+        // Cy's forged report and the junk file count nowhere, and say why.
+        let counted: Vec<&str> = class.counted().map(|r| r.who()).collect();
+        assert_eq!(counted, ["Ana Ávila", "ben.json"]);
+        let aside: Vec<String> = class
+            .set_aside()
+            .map(|r| r.set_aside_because().expect("a reason"))
+            .collect();
+        assert_eq!(aside.len(), 2);
+        assert!(aside[0].starts_with("tampered: score"), "{aside:?}");
+        assert!(aside[1].starts_with("cannot be read"), "{aside:?}");
+        assert_eq!(ana.set_aside_because(), None);
+        // Ben got the first question wrong; Cy's forged copy of the same answers is not counted.
         let top = class.common_wrong.first().expect("a wrong answer");
-        assert_eq!(top.times, 2);
+        assert_eq!(top.times, 1);
         assert_eq!(top.input, first_wrong.answers[0].input);
         // The summary, as the worker sends it, keeps the names.
         let json = serde_json::to_string(&class).expect("json");

@@ -1,6 +1,7 @@
 //! The teacher's page: import many report files, see each re-verified in a table named by student, a chart of the class, and the inputs most often answered wrongly.
 
 use super::state::ClassState;
+use crate::excerpt::count;
 use crate::exercise::class::{ClassSummary, ReportRow};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -30,13 +31,26 @@ fn fix_cell(row: &ReportRow) -> Html {
     }
 }
 
+/// The table's caption: how many files, how many counted, how many fixed.
+fn caption(class: &ClassSummary) -> String {
+    let counted = class.counted().count();
+    let aside = class.rows.len() - counted;
+    let files = count(class.rows.len(), "report", "reports");
+    let fixed = format!("{} of {counted} fixed the bug", class.fixed());
+    if aside == 0 {
+        format!("{files}, {fixed}.")
+    } else {
+        format!("{files}: {counted} counted, {aside} set aside (below); {fixed}.")
+    }
+}
+
 /// The chart: label accuracy per report, then the share that fixed the bug; every bar
 /// carries its number as text.
 fn chart(class: &ClassSummary) -> Html {
     const BAR: f64 = 180.0;
     const LEFT: f64 = 120.0;
     const ROW: f64 = 22.0;
-    let rows: Vec<&ReportRow> = class.rows.iter().filter(|r| r.error.is_none()).collect();
+    let rows: Vec<&ReportRow> = class.counted().collect();
     let height = ROW * (rows.len() as f64 + 3.0) + 10.0;
     let fixed_share = if rows.is_empty() {
         0.0
@@ -113,33 +127,41 @@ pub fn teacher_page(props: &TeacherProps) -> Html {
             <>
                 <div class="table-scroll">
                 <table class="class-table" data-testid="class-table">
-                    <caption>{ format!("{} report(s), {} readable, {} fixed the bug", class.rows.len(), class.readable(), class.fixed()) }</caption>
+                    <caption>{ caption(class) }</caption>
                     <thead><tr>
                         <th scope="col">{ "Student" }</th><th scope="col">{ "File" }</th><th scope="col">{ "Exercise" }</th>
                         <th scope="col">{ "Score" }</th><th scope="col">{ "Label accuracy" }</th>
                         <th scope="col">{ "Fixed" }</th><th scope="col">{ "Minutes" }</th><th scope="col">{ "Verified" }</th>
                     </tr></thead>
-                    <tbody>{ for class.rows.iter().map(|r| match &r.error {
-                        Some(e) => html! {
-                            <tr class="unreadable" data-genuine="false"><th scope="row">{ r.who() }</th><td>{ &r.file }</td><td colspan="6">{ format!("✖ cannot be read: {e}") }</td></tr>
-                        },
-                        None => html! {
-                            <tr data-genuine={r.genuine.to_string()} data-fixed={r.fixed().to_string()} data-student={r.student.clone()}>
-                                <th scope="row">{ r.who() }</th>
-                                <td>{ &r.file }</td>
-                                <td>{ &r.title }</td>
-                                <td>{ format!("{} / {}", r.right, r.total) }</td>
-                                <td>{ r.label_accuracy().map(percent).unwrap_or_else(|| "-".into()) }</td>
-                                <td>{ fix_cell(r) }</td>
-                                <td>{ format!("{:.1}", r.time_spent_ms as f64 / 60_000.0) }</td>
-                                <td title={r.problems.join("\n")}>{ if r.genuine { "✔ genuine".to_string() } else { format!("✖ tampered ({} check(s) failed: a figure that does not recompute, or a seal that does not match)", r.problems.len()) } }</td>
-                            </tr>
-                        },
+                    <tbody>{ for class.counted().map(|r| html! {
+                        <tr data-genuine="true" data-fixed={r.fixed().to_string()} data-student={r.student.clone()}>
+                            <th scope="row">{ r.who() }</th>
+                            <td>{ &r.file }</td>
+                            <td>{ &r.title }</td>
+                            <td>{ format!("{} / {}", r.right, r.total) }</td>
+                            <td>{ r.label_accuracy().map(percent).unwrap_or_else(|| "-".into()) }</td>
+                            <td>{ fix_cell(r) }</td>
+                            <td>{ format!("{:.1}", r.time_spent_ms as f64 / 60_000.0) }</td>
+                            <td>{ "✔ genuine" }</td>
+                        </tr>
                     }) }</tbody>
                 </table>
                 </div>
+                if class.set_aside().next().is_some() {
+                    <section class="set-aside" data-testid="set-aside" aria-label="Reports set aside">
+                        <h3>{ "Set aside (counted nowhere)" }</h3>
+                        <p class="hint">{ "These files are not in the table, the chart or the wrong answers: their figures cannot be trusted." }</p>
+                        <ul>{ for class.set_aside().map(|r| html! {
+                            <li data-student={r.student.clone()} data-file={r.file.clone()}>
+                                <strong>{ r.who() }</strong>
+                                if !r.student.is_empty() { { format!(" ({})", r.file) } }
+                                { format!(" - {}", r.set_aside_because().unwrap_or_default()) }
+                            </li>
+                        }) }</ul>
+                    </section>
+                }
                 if class.skipped > 0 {
-                    <p class="warning">{ format!("{} more file(s) were not read (at most {} at once).", class.skipped, crate::exercise::class::MAX_REPORT_FILES) }</p>
+                    <p class="warning">{ format!("{} not read (at most {} at once).", count(class.skipped, "more file was", "more files were"), crate::exercise::class::MAX_REPORT_FILES) }</p>
                 }
                 { chart(class) }
                 <h3>{ "Most common wrong answers" }</h3>
@@ -148,7 +170,7 @@ pub fn teacher_page(props: &TeacherProps) -> Html {
                 } else {
                     <ol class="common-wrong">{ for class.common_wrong.iter().map(|w| html! {
                         <li>{ format!("{} - input ", w.title) }<code>{ &w.input }</code>
-                            { format!(": answered wrongly {} time(s); correct output ", w.times) }<code>{ w.reference_output.trim_end() }</code></li>
+                            { format!(": answered wrongly {}; correct output ", count(w.times, "time", "times")) }<code>{ w.reference_output.trim_end() }</code></li>
                     }) }</ol>
                 }
             </>
@@ -158,7 +180,7 @@ pub fn teacher_page(props: &TeacherProps) -> Html {
         <main class="teacher">
             <section class="panel" aria-label="Class reports">
                 <h2>{ "Class reports" }</h2>
-                <p class="hint">{ "Import the report files students exported. Every figure is recomputed from the exercise inside the report, and the student's name is sealed to the work; an edited report shows as tampered." }</p>
+                <p class="hint">{ "Import the report files students exported. Every figure is recomputed from the exercise inside the report, and the student's name is sealed to the work; an edited report is set aside and counted nowhere." }</p>
                 <label class="file" for="report-files">{ "Import reports" }</label>
                 <input id="report-files" class="visually-hidden" type="file" multiple=true accept=".json,application/json" {onchange} />
                 { body }
