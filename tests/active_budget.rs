@@ -30,6 +30,7 @@ fn runner() -> impl FnMut(&[Num]) -> Observation {
         status: Status::Normal,
         answer: Some("0".to_string()),
         undefined: None,
+        outcome: None,
     }
 }
 

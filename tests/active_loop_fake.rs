@@ -38,6 +38,7 @@ fn runner() -> impl FnMut(&[Num]) -> Observation {
             status: Status::Normal,
             answer: Some(out),
             undefined: None,
+            outcome: None,
         }
     }
 }

@@ -33,7 +33,25 @@ fn flight(buggy: &str, reference: &str, failing: &str, seed: u64) -> Flight {
         session.expected_output, None,
         "a person leaves the box blank"
     );
-    fly(session, &mut user).expect("the loop runs")
+    let f = fly(session, &mut user).expect("the loop runs");
+    assert_short_sentences(&f.repair.verdict);
+    for p in &f.repair.patches {
+        assert_short_sentences(&p.checks);
+    }
+    f
+}
+
+/// The page's words about patches come in short sentences: none longer than this.
+const MOST_WORDS_IN_A_SENTENCE: usize = 30;
+
+fn assert_short_sentences(text: &str) {
+    for sentence in text.split(". ") {
+        let words = sentence.split_whitespace().count();
+        assert!(
+            words <= MOST_WORDS_IN_A_SENTENCE,
+            "a sentence of {words} words: {sentence:?}\nin {text:?}"
+        );
+    }
 }
 
 /// Whether `patched` prints what `reference` prints on every input of `inputs`.

@@ -29,6 +29,9 @@ pub struct Observation {
     /// The first undefined behaviour of C the run went through, if any (the run went on
     /// as gcc -O0 would; the input may be outside what the program was written for).
     pub undefined: Option<Undefined>,
+    /// How the interpreter's run ended, in its own terms (which limit stopped it, the
+    /// runtime error's line); `None` for runners that are not the interpreter.
+    pub outcome: Option<crate::lang::Outcome>,
 }
 
 /// Runs the program under repair on an input. Implemented for compiled C programs in

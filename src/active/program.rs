@@ -125,6 +125,7 @@ impl Runner for ProgramRunner {
             status,
             answer,
             undefined: exec.undefined,
+            outcome: Some(exec.outcome),
         }
     }
 }

@@ -106,6 +106,7 @@ impl LearnedOracle {
             answer: answer.map(str::to_string),
             value: enc.encode(status, answer),
             undefined: None,
+            outcome: None,
         };
         let p: Vec<_> = point(input, &obs).iter().map(value_of).collect();
         self.formula.eval(&p)

@@ -260,8 +260,8 @@ pub struct PatchView {
     pub validation: Option<f64>,
     /// Fuzzed inputs the validation ran (fewer than planned when Stop cut it short).
     pub validated_inputs: usize,
-    /// What was checked, in plain words ("passes all 11 labelled tests; on 100 fresh
-    /// inputs it agrees with the learned oracle on 98").
+    /// What was checked, in plain words ("Passes all 11 tests (the failing input and your
+    /// 10 answers). Agrees with the learned oracle on 98 of 100 fresh inputs.").
     pub checks: String,
     /// Before and after per labelled test.
     pub changes: Vec<TestChange>,

@@ -5,6 +5,7 @@ use super::replay::{playground_limits, status_text, PlaygroundLoop, ReplayError}
 use super::{Choice, Session};
 use crate::active::num::{format_input, parse_input};
 use crate::compare::outputs_match;
+use crate::excerpt::count;
 use crate::lang::compile;
 use crate::repair::choose::{
     ChoiceAnswer, ChooseConfig, ChooseStep, ChooseStop, Disagreement, PatchChooser, QuestionKind,
@@ -180,30 +181,37 @@ fn apply(
         .map_err(|_| diverged(now))
 }
 
-/// "1 labelled test" / "11 labelled tests".
-fn tests_phrase(n: usize) -> String {
-    if n == 1 {
-        "the 1 labelled test".to_string()
-    } else {
-        format!("all {n} labelled tests")
+/// Where a patch's `n` tests come from, counted as the page counts them: the failing
+/// input and the person's answers that are tests (a skip is none): "the failing input and
+/// your 10 answers", "the failing input and 8 of your 10 answers".
+fn tests_source(n: usize, answers: usize) -> String {
+    match (n.saturating_sub(1), answers) {
+        (0, _) => "the failing input".to_string(),
+        (1, 1) => "the failing input and your answer".to_string(),
+        (k, a) if k == a => format!("the failing input and your {k} answers"),
+        (k, a) => format!("the failing input and {k} of your {a} answers"),
     }
 }
 
-/// What was checked for one patch, in plain words: "passes all 11 labelled tests; on 100
-/// fresh inputs drawn to rank the patches it agrees with the learned oracle on 98" (not
-/// the inputs the patches are compared on, which the verdict counts).
-pub fn checks(p: &RankedPatch, oracle: bool) -> String {
+/// What was checked for one patch, in plain words and short sentences: "Passes all 11
+/// tests (the failing input and your 10 answers). Agrees with the learned oracle on 98 of
+/// 100 fresh inputs." (not the inputs the patches are compared on, which the verdict
+/// counts). `answers` is how many answers the person gave (labels and answers about
+/// patches, skips included).
+pub fn checks(p: &RankedPatch, oracle: bool, answers: usize) -> String {
     let agreed = (p.validation * p.validated_inputs as f64).round() as usize;
     let fresh = match (p.validated_inputs, oracle) {
         (0, _) => String::new(),
-        (n, true) => format!(
-            "; on {n} fresh inputs drawn to rank the patches it agrees with the learned oracle on {agreed}"
-        ),
-        (n, false) => {
-            format!("; on {n} fresh inputs drawn to rank the patches it ends normally on {agreed}")
-        }
+        (n, true) => format!(" Agrees with the learned oracle on {agreed} of {n} fresh inputs."),
+        (n, false) => format!(" Ends normally on {agreed} of {n} fresh inputs."),
     };
-    format!("passes {}{fresh}", tests_phrase(p.tests_total))
+    let (passed, n) = (p.tests_passed, p.tests_total);
+    let source = tests_source(n, answers);
+    match (passed == n, n) {
+        (true, 1) => format!("Passes its 1 test ({source}).{fresh}"),
+        (true, _) => format!("Passes all {n} tests ({source}).{fresh}"),
+        (false, _) => format!("Passes {passed} of {n} tests ({source}).{fresh}"),
+    }
 }
 
 /// "2 2 1, 2 2 3 and 3 2 2".
@@ -231,11 +239,18 @@ fn verdict(chooser: &PatchChooser, step: &ChooseStep) -> String {
     let others = n.saturating_sub(1);
     let ruled_out = chooser.report().patches.len().saturating_sub(n);
     let agree = if n == 1 && ruled_out > 0 {
-        format!(" Your answers ruled out the other {ruled_out} plausible patch(es).")
+        format!(
+            " Your answers ruled out the other {}.",
+            count(ruled_out, "plausible patch", "plausible patches")
+        )
     } else if n == 1 {
         " No other plausible patch was found.".to_string()
     } else {
-        format!(" The other {others} patch(es) print the same on all {checked} inputs compared.")
+        let who = match others {
+            1 => "The other patch prints".to_string(),
+            k => format!("The other {k} patches print"),
+        };
+        format!(" {who} the same on all {checked} inputs compared.")
     };
     let boundary = chooser.boundary_inputs();
     let edges = if boundary.is_empty() {
@@ -314,11 +329,18 @@ fn verdict(chooser: &PatchChooser, step: &ChooseStep) -> String {
                 .to_string()
         }
         (None, Some(QuestionKind::Output)) => format!(
-            "{n} patch(es) pass {tests}. Tell what the program should print on the failing input to check them."
+            "{} {tests}. Tell what the program should print on the failing input to check them.",
+            match n {
+                1 => "1 patch passes".to_string(),
+                n => format!("{n} patches pass"),
+            }
         ),
         (None, Some(QuestionKind::Split)) => {
             let needed = usize::BITS - (chooser.behaviours() - 1).leading_zeros();
-            format!("{differ}: answer up to {needed} question(s) to choose.")
+            format!(
+                "{differ}: answer up to {} to choose.",
+                count(needed as usize, "question", "questions")
+            )
         }
         (None, Some(QuestionKind::Boundary)) => format!(
             "Patch 1 passes {tests}.{agree} It moves where the program's answer changes: answer about the inputs on both sides before it is called the fix."
@@ -418,7 +440,7 @@ pub fn describe(chooser: &PatchChooser, session: &Session) -> RepairView {
                 total: p.tests_total,
                 validation: Some(p.validation),
                 validated_inputs: p.validated_inputs,
-                checks: checks(p, oracle),
+                checks: checks(p, oracle, session.answers.len() + session.choices.len()),
                 changes: test_changes(program, &p.patched_source, &tests),
             })
             .collect(),
@@ -467,6 +489,21 @@ pub fn test_changes(before: &str, after: &str, tests: &[RepairTest]) -> Vec<Test
 mod tests {
     use super::*;
     use crate::repair::{repair, StopReason};
+
+    #[test]
+    fn the_tests_of_a_patch_are_counted_as_the_page_counts_answers() {
+        assert_eq!(tests_source(1, 0), "the failing input");
+        assert_eq!(tests_source(2, 1), "the failing input and your answer");
+        assert_eq!(
+            tests_source(11, 10),
+            "the failing input and your 10 answers"
+        );
+        // Two of ten answers were skips: they are not tests.
+        assert_eq!(
+            tests_source(9, 10),
+            "the failing input and 8 of your 10 answers"
+        );
+    }
 
     /// `x > 10` should be `x >= 10`: many cheap edits pass these three tests.
     const BUGGY: &str = "#include <stdio.h>\nint main(void) {\n    int x;\n    scanf(\"%d\", &x);\n    if (x > 10)\n        printf(\"big\\n\");\n    else\n        printf(\"small\\n\");\n    return 0;\n}\n";

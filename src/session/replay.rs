@@ -5,7 +5,7 @@ use super::{Answer, Session, Verdict};
 use crate::active::formula::FormulaOracle;
 use crate::active::fuzz::Reach;
 use crate::active::num::{format_input, parse_input};
-use crate::active::observe::code_meaning;
+use crate::active::observe::{code_meaning, Observation};
 use crate::active::program::ProgramRunner;
 use crate::active::{
     ActiveConfig, ActiveLoop, AskReason, FuzzConfig, Label, Num, Range, Status, Step,
@@ -282,6 +282,17 @@ pub(crate) fn status_text(status: Status) -> &'static str {
     }
 }
 
+/// How a question's run ended: "normal exit", or the limit or runtime error that
+/// stopped it by name (an output-limit stop is not called a runtime error).
+fn question_ended(observation: &Observation) -> String {
+    match (&observation.outcome, observation.status) {
+        (Some(outcome), Status::RuntimeError) => {
+            super::run::ended_text(outcome, playground_limits().fuel)
+        }
+        (_, status) => status_text(status).to_string(),
+    }
+}
+
 /// What the page says when the failing input's own run ran past the step limit.
 fn failing_warning(active: &PlaygroundLoop) -> Option<String> {
     let failing = active.labelled().first()?;
@@ -343,7 +354,7 @@ pub fn describe(active: &mut PlaygroundLoop, stopped_by_user: bool) -> LoopView 
                 Some(QueryView {
                     input: format_input(&q.input),
                     output: q.observation.stdout.clone(),
-                    status: status_text(q.observation.status).to_string(),
+                    status: question_ended(&q.observation),
                     warning: q.observation.undefined.map(undefined_warning),
                     reason: asked_because(&q),
                 }),
@@ -446,5 +457,38 @@ mod start_checks {
         assert_eq!(problem(helper, "1", None), None);
         let chars = "#include <stdio.h>\nint main(void) { int c = getchar(); printf(\"%d\\n\", c); return 0; }\n";
         assert_eq!(problem(chars, "1", None), None);
+    }
+}
+
+#[cfg(test)]
+mod question_words {
+    use super::*;
+    use crate::lang::Outcome;
+
+    fn observation(status: Status, outcome: Option<Outcome>) -> Observation {
+        Observation {
+            stdout: String::new(),
+            status,
+            answer: None,
+            value: Num::Int(0),
+            undefined: None,
+            outcome,
+        }
+    }
+
+    #[test]
+    fn a_question_names_the_limit_that_stopped_its_run() {
+        let output = observation(Status::RuntimeError, Some(Outcome::OutputLimit));
+        assert_eq!(
+            question_ended(&output),
+            "stopped: the output limit was reached"
+        );
+        let normal = observation(Status::Normal, Some(Outcome::Exit(0)));
+        assert_eq!(question_ended(&normal), "normal exit");
+        // A runner that is not the interpreter says only what the oracle knows.
+        assert_eq!(
+            question_ended(&observation(Status::RuntimeError, None)),
+            "runtime error"
+        );
     }
 }

@@ -65,15 +65,7 @@ pub fn run_once(program: &str, input: &str) -> RunView {
         format!("{input}\n")
     };
     let run = compiled.run(stdin.as_bytes(), &limits);
-    let ended = match &run.outcome {
-        Outcome::Exit(code) => format!("exit status {code}"),
-        Outcome::Timeout => format!(
-            "timeout (stopped at the step limit of {} steps)",
-            crate::excerpt::grouped(limits.fuel as usize)
-        ),
-        Outcome::OutputLimit => "stopped: the output limit was reached".to_string(),
-        other => format!("{other}"),
-    };
+    let ended = ended_text(&run.outcome, limits.fuel);
     RunView {
         input: input.to_string(),
         output: String::from_utf8_lossy(&run.stdout).into_owned(),
@@ -85,9 +77,49 @@ pub fn run_once(program: &str, input: &str) -> RunView {
     }
 }
 
+/// How a run ended, as the page names it: each limit by its name, a runtime error with
+/// its line ("runtime error at line 7: division by zero").
+pub fn ended_text(outcome: &Outcome, fuel: u64) -> String {
+    match outcome {
+        Outcome::Exit(code) => format!("exit status {code}"),
+        Outcome::Timeout => format!(
+            "timeout (stopped at the step limit of {} steps)",
+            crate::excerpt::grouped(fuel as usize)
+        ),
+        Outcome::OutputLimit => "stopped: the output limit was reached".to_string(),
+        Outcome::MemoryLimit => "stopped: the memory limit was reached".to_string(),
+        Outcome::CallDepth => "stopped: the call depth limit was reached".to_string(),
+        Outcome::RuntimeError { .. } => outcome.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_kind_of_stop_has_its_own_name() {
+        let flood =
+            "#include <stdio.h>\nint main(void) { while (1) printf(\"xxxxxxxxxxxxxxxx\\n\"); }\n";
+        assert_eq!(
+            run_once(flood, "").ended,
+            "stopped: the output limit was reached"
+        );
+        let deep = "int f(int n) { return f(n + 1) + 1; }\nint main(void) { return f(0); }\n";
+        assert_eq!(
+            run_once(deep, "").ended,
+            "stopped: the call depth limit was reached"
+        );
+        let zero =
+            "#include <stdio.h>\nint main(void) { int a; scanf(\"%d\", &a);\n  return 10 / a; }\n";
+        assert!(
+            run_once(zero, "0")
+                .ended
+                .starts_with("runtime error at line 3: division by zero"),
+            "{}",
+            run_once(zero, "0").ended
+        );
+    }
 
     #[test]
     fn a_run_shows_output_and_exit_status() {

@@ -234,7 +234,7 @@ pub fn oracle_view(props: &OracleProps) -> Html {
             { plot }
             if outside > 0 || *all_runs {
                 <p class="plot-window" data-testid="plot-window" data-outside={outside.to_string()}>
-                    { if *all_runs { "Showing every labelled run. ".to_string() } else { format!("Zoomed on the failing input: {outside} labelled run(s) lie outside and are drawn, faded, at the edge. ") } }
+                    { if *all_runs { "Showing every labelled run. ".to_string() } else { format!("Zoomed on the failing input: {} outside, drawn faded at the edge. ", crate::excerpt::count(outside, "labelled run lies", "labelled runs lie")) } }
                     <button type="button" class="secondary small" onclick={toggle_all}>{ if *all_runs { "Zoom on the failing input" } else { "Show all runs" } }</button>
                 </p>
             }

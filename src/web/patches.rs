@@ -3,6 +3,7 @@
 use super::explain::Explain;
 use super::output::OutputText;
 use super::state::RepairState;
+use crate::excerpt::count;
 use crate::session::protocol::NextStep;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -125,7 +126,7 @@ pub fn patches(props: &PatchesProps) -> Html {
                 if view.repairs == 0 {
                     <p class="meta">{ "No search yet: repair starts once you answer the question above." }</p>
                 } else {
-                    <p class="meta">{ format!("{} patch(es) left; {} search(es); the last ended: {}", view.patches.len(), view.repairs, view.stop) }<Explain term="stop" /></p>
+                    <p class="meta">{ format!("{} left; {}; the last ended: {}", count(view.patches.len(), "patch", "patches"), count(view.repairs, "search", "searches"), view.stop) }<Explain term="stop" /></p>
                 }
                 <ol class="patch-list">
                     { for view.patches.iter().enumerate().map(|(i, p)| {

@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { serveDist, launchBrowser, screenshots, walkthroughShot, STEP, nextQuery, answer, nextChoice, answerChoice } from './harness.mjs';
+import { serveDist, launchBrowser, screenshots, walkthroughShot, STEP, nextQuery, answer, nextChoice, answerChoice, labelsUsed } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -121,7 +121,14 @@ test('the triangle example with truthful answers ends with the right patch on to
   assert.match(verdict, /Patch 1 is the fix:/, verdict);
   const top = patches.locator('.patch').first();
   assert.match(await top.locator('.meta').textContent(), /Patch 1 - the fix/);
-  assert.match(await top.locator('.meta').textContent(), /passes all \d+ labelled tests; on \d+ fresh inputs drawn to rank the patches it agrees with the learned oracle on \d+/);
+  // What was checked, in short sentences whose counts agree with the page's: the failing
+  // input and every answer given (labels and answers about patches).
+  const meta = await top.locator('.meta').textContent();
+  const checked = /Passes all (\d+) tests \(the failing input and (?:your (\d+)|(\d+) of your (\d+)) answers\)\. Agrees with the learned oracle on \d+ of \d+ fresh inputs\./.exec(meta);
+  assert.ok(checked, meta);
+  const answers = Number(checked[2] ?? checked[4]);
+  assert.equal(answers, (await labelsUsed(page)) + asked, `every answer is counted: ${meta}`);
+  assert.equal(Number(checked[1]), 1 + Number(checked[2] ?? checked[3]), meta);
   const diff = await top.locator('.diff').textContent();
   const added = diff.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++'));
   assert.equal(added.length, 1, diff);
