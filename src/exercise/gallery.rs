@@ -1,6 +1,7 @@
-//! Ready exercises for the examples menu: the Learn2fix triangle and IntroClass classroom bugs with their fixes.
+//! Ready exercises: the Learn2fix triangle and IntroClass classroom bugs with their fixes for the examples menu, and every starting point of an authored exercise.
 
 use super::{Exercise, EXERCISE_VERSION};
+use crate::session::examples::{Example, EXAMPLES};
 use crate::session::{Asking, Fuzzer, InputRange, Settings};
 
 /// One gallery exercise: a stable id and the exercise.
@@ -114,10 +115,106 @@ pub fn find(id: &str) -> Option<Exercise> {
         .map(|g| g.exercise)
 }
 
+/// A ready exercise to start authoring from: a gallery exercise, or a playground
+/// example with its fix as the reference.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Starter {
+    /// Stable id: `exercise:<id>` or `example:<id>`.
+    pub id: String,
+    /// What the author page's menu says.
+    pub label: String,
+    /// The exercise, every field filled in.
+    pub exercise: Exercise,
+}
+
+/// A playground example as an exercise: its buggy program, its fix as the reference,
+/// its failing input and range, default settings.
+fn example_exercise(e: &Example) -> Exercise {
+    let arity = e.failing_input.split_whitespace().count();
+    Exercise {
+        version: EXERCISE_VERSION,
+        title: e.title.to_string(),
+        instructions: format!(
+            "{} Find the inputs where it goes wrong, label them, then fix it.",
+            e.blurb
+        ),
+        buggy: e.program.to_string(),
+        reference: e.reference(),
+        failing_input: e.failing_input.to_string(),
+        ranges: e
+            .range
+            .map(|(min, max)| vec![Some(InputRange { min, max }); arity])
+            .unwrap_or_default(),
+        settings: Settings::default(),
+    }
+}
+
+/// Everything an exercise can start from: the gallery exercises, then the playground's
+/// examples.
+pub fn starters() -> Vec<Starter> {
+    let exercises = exercises().into_iter().map(|g| Starter {
+        id: format!("exercise:{}", g.id),
+        label: format!("Exercise: {}", g.exercise.title),
+        exercise: g.exercise,
+    });
+    let examples = EXAMPLES.iter().map(|e| Starter {
+        id: format!("example:{}", e.id),
+        label: format!("Example: {}", e.title),
+        exercise: example_exercise(e),
+    });
+    exercises.chain(examples).collect()
+}
+
+/// The starter with this id.
+pub fn starter(id: &str) -> Option<Starter> {
+    starters().into_iter().find(|s| s.id == id)
+}
+
+/// The starter a draft is, unchanged (`None` for a draft an author has edited).
+pub fn starter_of(draft: &Exercise) -> Option<Starter> {
+    starters().into_iter().find(|s| &s.exercise == draft)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::active::num::parse_input;
+
+    #[test]
+    fn every_starter_is_a_valid_exercise_whose_reference_fixes_the_failing_input() {
+        let all = starters();
+        assert_eq!(all.len(), exercises().len() + EXAMPLES.len());
+        for s in &all {
+            let e = &s.exercise;
+            e.validate().unwrap_or_else(|err| panic!("{}: {err}", s.id));
+            let input = parse_input(&e.failing_input).expect("numbers");
+            let truth = e.grader().expect("compiles").truth(&input);
+            assert!(truth.bug, "{}: {truth:?}", s.id);
+            assert_eq!(starter(&s.id).as_ref(), Some(s));
+            assert_eq!(starter_of(e).map(|f| f.id), Some(s.id.clone()));
+        }
+        // An example's reference prints what the example says it should.
+        for ex in EXAMPLES {
+            assert_eq!(
+                ex.program.matches(ex.fix.0).count(),
+                1,
+                "{}: the fix is at one place",
+                ex.id
+            );
+            let e = example_exercise(ex);
+            let input = parse_input(&e.failing_input).expect("numbers");
+            let truth = e.grader().expect("compiles").truth(&input);
+            assert_eq!(
+                truth.reference_output.trim_end(),
+                ex.expected_output,
+                "{}",
+                ex.id
+            );
+        }
+        let mut edited = all[0].exercise.clone();
+        edited.title.push('!');
+        assert_eq!(starter_of(&edited), None);
+    }
 
     #[test]
     fn every_gallery_exercise_is_valid_and_fails_on_its_input() {

@@ -20,6 +20,9 @@ pub struct Example {
     /// Range of every input position (inclusive), where the problem has one ("a score
     /// from 0 to 100"); the page shows it beside the program.
     pub range: Option<(f64, f64)>,
+    /// The fix, as the one text of the program to replace and its replacement: the
+    /// reference program when the example becomes an exercise.
+    pub fix: (&'static str, &'static str),
 }
 
 impl Example {
@@ -34,6 +37,11 @@ impl Example {
         };
         s.example = Some(self.id.to_string());
         s
+    }
+
+    /// The fixed program (the buggy one with [`Example::fix`] applied).
+    pub fn reference(&self) -> String {
+        self.program.replacen(self.fix.0, self.fix.1, 1)
     }
 }
 
@@ -67,6 +75,7 @@ int main(void) {
         failing_input: "2 2 2",
         expected_output: "equilateral",
         range: None,
+        fix: ("a == b == c", "a == b && b == c"),
     },
     Example {
         id: "median",
@@ -90,6 +99,10 @@ int main(void) {
         failing_input: "3 2 1",
         expected_output: "2 is the median",
         range: None,
+        fix: (
+            "else if (b >= a && b <= c)",
+            "else if ((b >= a && b <= c) || (b <= a && b >= c))",
+        ),
     },
     Example {
         id: "smallest",
@@ -114,6 +127,7 @@ int main(void) {
         failing_input: "5 1 3 2",
         expected_output: "1 is the smallest",
         range: None,
+        fix: ("if (d < a)", "if (d < s)"),
     },
     Example {
         id: "grade",
@@ -140,6 +154,7 @@ int main(void) {
         failing_input: "90",
         expected_output: "A",
         range: Some((0.0, 100.0)),
+        fix: ("if (score > 90)", "if (score >= 90)"),
     },
     Example {
         id: "digit-sum",
@@ -161,6 +176,10 @@ int main(void) {
         failing_input: "-123",
         expected_output: "6",
         range: None,
+        fix: (
+            "    while (n > 0) {",
+            "    if (n < 0)\n        n = -n;\n    while (n > 0) {",
+        ),
     },
     Example {
         id: "sum-to-n",
@@ -180,5 +199,6 @@ int main(void) {
         failing_input: "3",
         expected_output: "6",
         range: Some((0.0, 100.0)),
+        fix: ("i < n;", "i <= n;"),
     },
 ];

@@ -3,8 +3,9 @@
 use super::editor::{markers, Editor};
 use super::state::AuthorField;
 use super::RangeRow;
+use crate::exercise::gallery;
 use crate::exercise::Exercise;
-use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 /// Author page properties.
@@ -14,6 +15,12 @@ pub struct AuthorProps {
     pub draft: Exercise,
     /// The link made from it (full URL), if it is current.
     pub link: Option<String>,
+    /// An edited draft a starter replaced (one click brings it back).
+    pub replaced: Option<Exercise>,
+    /// Start the draft from a starter (its id).
+    pub onstart: Callback<String>,
+    /// Bring back the replaced draft.
+    pub onrestore: Callback<()>,
     /// A field changed.
     pub onfield: Callback<(AuthorField, String)>,
     /// A range changed.
@@ -53,6 +60,20 @@ pub fn author_page(props: &AuthorProps) -> Html {
         let cb = cb.clone();
         Callback::from(move |_: MouseEvent| cb.emit(()))
     };
+    let starters = use_memo((), |_| gallery::starters());
+    let current = gallery::starter_of(d).map(|s| s.id);
+    let onstart = {
+        let cb = props.onstart.clone();
+        Callback::from(move |e: Event| {
+            let id = e.target_unchecked_into::<HtmlSelectElement>().value();
+            if !id.is_empty() {
+                cb.emit(id)
+            }
+        })
+    };
+    let option = |s: &gallery::Starter| {
+        html! { <option value={s.id.clone()} selected={current.as_deref() == Some(s.id.as_str())}>{ &s.label }</option> }
+    };
     let arity = d.failing_input.split_whitespace().count().min(8);
     let ranges = (0..arity).map(|i| {
         let r = d.ranges.get(i).copied().flatten();
@@ -68,6 +89,20 @@ pub fn author_page(props: &AuthorProps) -> Html {
             <section class="panel" aria-label="Author an exercise">
                 <h2>{ "Author an exercise" }</h2>
                 <p class="hint">{ "Students get one link: it opens the buggy program with your instructions; the reference program checks every answer and fix." }</p>
+                <div class="fields">
+                    <label for="exercise-start">{ "Start from" }</label>
+                    <select id="exercise-start" onchange={onstart}>
+                        <option value="" selected={current.is_none()}>{ "(your own draft)" }</option>
+                        <optgroup label="Exercises">{ for starters.iter().filter(|s| s.id.starts_with("exercise:")).map(option) }</optgroup>
+                        <optgroup label="Examples">{ for starters.iter().filter(|s| s.id.starts_with("example:")).map(option) }</optgroup>
+                    </select>
+                </div>
+                if let Some(old) = &props.replaced {
+                    <div class="put-aside" role="status" data-testid="draft-aside">
+                        <p>{ format!("Your draft \"{}\" was put aside.", if old.title.trim().is_empty() { "untitled" } else { old.title.trim() }) }</p>
+                        <button class="secondary" onclick={button(&props.onrestore)}>{ "Bring back my draft" }</button>
+                    </div>
+                }
                 <div class="fields">
                     <label for="exercise-title">{ "Title" }</label>
                     <input id="exercise-title" type="text" value={d.title.clone()} oninput={input(AuthorField::Title)} />

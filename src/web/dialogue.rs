@@ -24,6 +24,9 @@ pub struct DialogueProps {
     pub onstop: Callback<()>,
     /// Back to editing.
     pub onedit: Callback<()>,
+    /// Student mode: the program is the exercise's, so going back starts over.
+    #[prop_or_default]
+    pub student: bool,
     /// The pending question that chooses between patches (after repair).
     #[prop_or_default]
     pub choice: Option<ChoiceView>,
@@ -84,6 +87,24 @@ fn use_focus_on_new(question: Option<String>) -> NodeRef {
     node
 }
 
+/// What an output field starts from: the program's output, to be edited into the right
+/// one, when it is one line (a one-line field cannot hold more); else empty.
+fn editable_output(printed: &str) -> String {
+    let line = printed.trim_end_matches(['\n', '\r']);
+    if line.contains('\n') {
+        String::new()
+    } else {
+        line.to_string()
+    }
+}
+
+/// The output typed into a field that started from `printed`: `None` when left as it
+/// was (or emptied), so an unedited field says nothing about the right output.
+fn edited_output(typed: &str, printed: &str) -> Option<String> {
+    let t = typed.trim();
+    (!t.is_empty() && t != editable_output(printed).trim()).then(|| typed.to_string())
+}
+
 /// An `oninput` handler passing the field's text to `set`.
 fn input_handler(set: Callback<String>) -> Callback<InputEvent> {
     Callback::from(move |e: InputEvent| {
@@ -114,7 +135,7 @@ fn choice_question(props: &ChoiceProps) -> Html {
         .map(|o| o.output.trim_end_matches('\n').to_string())
         .unwrap_or_default();
     let start = if output_kind {
-        printed.clone()
+        editable_output(&printed)
     } else {
         String::new()
     };
@@ -142,7 +163,7 @@ fn choice_question(props: &ChoiceProps) -> Html {
     };
     if output_kind {
         let patched: Vec<_> = c.options.iter().filter(|o| !o.patches.is_empty()).collect();
-        let unchanged = typed.trim() == printed.trim();
+        let unchanged = edited_output(&typed, &printed).is_none();
         return html! {
             <div class="query choice output-question" data-choice-input={c.input.clone()} data-choice-kind="output" aria-live="polite">
                 <p class="budget" data-testid="questions">{ format!("Questions about patches: {} of {} answered", props.questions.0, props.questions.1) }<Explain term="questions about patches" /></p>
@@ -199,18 +220,17 @@ fn choice_question(props: &ChoiceProps) -> Html {
 pub fn dialogue(props: &DialogueProps) -> Html {
     let question = props.view.as_ref().and_then(|v| v.query.as_ref());
     let key = question.map(|q| format!("label {}", q.input));
-    let (expected, on_expected) = use_answer_draft(key.clone(), String::new());
+    // The field starts from what the program printed: the person edits only what is wrong.
+    let printed = question.map(|q| q.output.clone()).unwrap_or_default();
+    let (expected, on_expected) = use_answer_draft(key.clone(), editable_output(&printed));
     let bug_button = use_focus_on_new(key.filter(|_| !props.busy));
+    let edited = edited_output(&expected, &printed);
     let answer = |verdict: Verdict| {
-        let (cb, expected, on_expected) = (
-            props.onanswer.clone(),
-            expected.clone(),
-            on_expected.clone(),
-        );
+        let (cb, edited, on_expected) =
+            (props.onanswer.clone(), edited.clone(), on_expected.clone());
         Callback::from(move |_: MouseEvent| {
-            let text = (*expected).clone();
             on_expected.emit(String::new());
-            cb.emit((verdict, Some(text).filter(|t| !t.trim().is_empty())));
+            cb.emit((verdict, edited.clone()));
         })
     };
     let on_expected = input_handler(on_expected.clone());
@@ -227,7 +247,7 @@ pub fn dialogue(props: &DialogueProps) -> Html {
             <p class="budget" data-testid="budget">
                 { format!("Labels used: {} of {} ", v.labels_used, v.label_budget) }
                 <progress max={v.label_budget.to_string()} value={v.labels_used.to_string()} aria-hidden="true" />
-                { format!(" ({} tests generated)", v.generated) }<Explain term="generated" />
+                { format!(" ({} generated)", crate::excerpt::count(v.generated, "test", "tests")) }<Explain term="generated" />
             </p>
         }
     });
@@ -257,14 +277,17 @@ pub fn dialogue(props: &DialogueProps) -> Html {
                         <dt>{ "Asked because" }<Explain term="asked because" /></dt><dd>{ &q.reason }if q.reason.contains("look-ahead") { <Explain term="look-ahead" /> }</dd>
                     </dl>
                     <label for="correct-output">{ "Correct output (optional, for Bug)" }</label>
+                    if !editable_output(&q.output).is_empty() {
+                        <p class="hint" id="correct-output-hint">{ "It starts as what the program printed: change only what is wrong." }</p>
+                    }
                     <input id="correct-output" type="text" value={(*expected).clone()} oninput={on_expected} />
                     <div class="buttons" role="group" aria-label="Answer">
-                        <button class="bug" ref={bug_button.clone()} data-primary={(!expected.trim().is_empty()).then_some("")} onclick={answer(Verdict::Bug)} disabled={props.repairing}>{ "Bug" }</button>
+                        <button class="bug" ref={bug_button.clone()} data-primary={edited.is_some().then_some("")} onclick={answer(Verdict::Bug)} disabled={props.repairing}>{ "Bug" }</button>
                         <button class="ok" onclick={answer(Verdict::Ok)} disabled={props.repairing}>{ "Not a bug" }</button>
                         <button class="secondary skip" onclick={answer(Verdict::Skip)} disabled={props.repairing}>{ "Skip" }</button>
                         if !props.repairing { <button class="secondary" onclick={stop}>{ "Stop" }</button> }
                     </div>
-                    <p class="hint">{ "Keys: B bug, N not a bug, S skip (outside text fields); with a correct output typed, Ctrl/Cmd+Enter answers Bug." }</p>
+                    <p class="hint">{ "Keys: B bug, N not a bug, S skip (outside text fields); once the correct output is edited, Ctrl/Cmd+Enter answers Bug." }</p>
                 </div>
                 </>
             },
@@ -284,7 +307,7 @@ pub fn dialogue(props: &DialogueProps) -> Html {
             <h2>{ "Questions" }</h2>
             { for progress }
             { body }
-            <button class="link" onclick={edit}>{ "Edit program and settings (drops answers)" }</button>
+            <button class="link" onclick={edit}>{ if props.student { "Start over (drops answers)" } else { "Edit program and settings (drops answers)" } }</button>
         </section>
     }
 }

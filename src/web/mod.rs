@@ -83,6 +83,7 @@ fn initial_state() -> AppState {
     }
     state.author = or_kept_aside(storage::load_draft(), &mut unreadable)
         .unwrap_or_else(AppState::default_draft);
+    state.author_replaced = or_kept_aside(storage::load_draft_aside(), &mut unreadable);
     let page = Page::from_fragment(&storage::fragment());
     // Student mode survives a reload: this tab's current exercise work.
     let mut work = or_kept_aside(storage::current_work(), &mut unreadable);
@@ -391,6 +392,14 @@ fn app() -> Html {
     }
     {
         let d = dispatcher.clone();
+        use_effect_with(state.author_replaced.clone(), move |aside| {
+            if let Err(e) = storage::save_draft_aside(aside.as_ref()) {
+                d.dispatch(Action::Failed(e));
+            }
+        });
+    }
+    {
+        let d = dispatcher.clone();
         use_effect_with(state.put_aside.clone(), move |aside| {
             if let Err(e) = storage::save_put_aside(aside.as_ref()) {
                 d.dispatch(Action::Failed(e));
@@ -449,6 +458,10 @@ fn app() -> Html {
 
     let s = &state.session;
     let editable = !s.started;
+    // A student sees only what the exercise needs: its program (read-only), Start, Run,
+    // the questions and the fix; no gallery, no settings, no teacher pages.
+    let student_mode = state.student.is_some();
+    let student_view = student_mode && state.page == Page::Playground;
     let diag = use_memo(s.program.clone(), |p| markers(p));
     let act = |a: Action| {
         let d = dispatcher.clone();
@@ -681,6 +694,14 @@ fn app() -> Html {
             ))),
         })
     };
+    let on_author_start = {
+        let d = dispatcher.clone();
+        Callback::from(move |id: String| d.dispatch(Action::AuthorFrom(id)))
+    };
+    let on_restore_draft = {
+        let d = dispatcher.clone();
+        Callback::from(move |_| d.dispatch(Action::RestoreAuthorDraft))
+    };
     let on_make_link = {
         let d = dispatcher.clone();
         Callback::from(move |_| d.dispatch(Action::MakeLink))
@@ -763,16 +784,20 @@ fn app() -> Html {
         <header class="top">
             <h1>{ "fixloop" }</h1>
             <p class="tagline">{ "Paste a small C program and an input it gets wrong; answer a few questions; get a bug oracle and patches. Everything runs in your browser." }</p>
-            <nav class="tools pages" aria-label="Pages">
-                { nav_button(Page::Playground, if state.student.is_some() { "Exercise" } else { "Playground" }) }
-                { nav_button(Page::Author, "Author exercise") }
-                { nav_button(Page::Teacher, "Teacher view") }
-            </nav>
+            if !student_view {
+                <nav class="tools pages" aria-label="Pages">
+                    { nav_button(Page::Playground, if student_mode { "Exercise" } else { "Playground" }) }
+                    { nav_button(Page::Author, "Author exercise") }
+                    { nav_button(Page::Teacher, "Teacher view") }
+                </nav>
+            }
             <div class="tools">
-                <button class="secondary" onclick={on_share}>{ "Share" }</button>
-                <button class="secondary" onclick={on_export}>{ "Export" }</button>
-                <label class="file secondary" for="import-file">{ "Import" }</label>
-                <input id="import-file" class="visually-hidden" type="file" accept=".json,application/json" onchange={on_import} />
+                if !student_view {
+                    <button class="secondary" onclick={on_share}>{ "Share" }</button>
+                    <button class="secondary" onclick={on_export}>{ "Export" }</button>
+                    <label class="file secondary" for="import-file">{ "Import" }</label>
+                    <input id="import-file" class="visually-hidden" type="file" accept=".json,application/json" onchange={on_import} />
+                }
                 <button class="secondary" onclick={on_theme} aria-label={format!("Theme: {} (change)", state.theme.as_str())}>
                     { format!("Theme: {}", state.theme.as_str()) }
                 </button>
@@ -832,6 +857,7 @@ fn app() -> Html {
         }
         if state.page == Page::Author {
             <AuthorPage draft={state.author.clone()} link={state.author_link.as_deref().map(storage::exercise_url)}
+                replaced={state.author_replaced.clone()} onstart={on_author_start} onrestore={on_restore_draft}
                 onfield={on_author_field} onrange={on_author_range} onpreview={on_preview} onlink={on_make_link} />
         }
         if state.page == Page::Teacher {
@@ -840,6 +866,7 @@ fn app() -> Html {
         if state.page == Page::Playground {
         <main class="layout">
             <div class="left">
+                if !student_mode {
                 <nav class="panel gallery" aria-label="Examples">
                     <h2>{ "Examples" }</h2>
                     <ul>
@@ -861,27 +888,31 @@ fn app() -> Html {
                         }) }
                     </ul>
                 </nav>
+                }
                 <section class="panel" aria-label="Editor">
                     <h2>{ "Program" }</h2>
-                    <Editor value={s.program.clone()} markers={(*diag).clone()} readonly={!editable} oninput={on_program} />
+                    <Editor value={s.program.clone()} markers={(*diag).clone()} readonly={!editable || student_mode} oninput={on_program} />
                     <div class="fields">
                         <label for="failing-input">{ "Failing input" }</label>
-                        <input id="failing-input" type="text" value={s.failing_input.clone()} oninput={field(Action::EditFailing)} readonly={!editable} />
-                        <label for="expected-output">{ "Expected output (optional)" }</label>
-                        <input id="expected-output" type="text" placeholder="if known" title="Optional: repair asks for the right output when it needs it" value={s.expected_output.clone().unwrap_or_default()} oninput={field(Action::EditExpected)} readonly={!editable} />
+                        <input id="failing-input" type="text" value={s.failing_input.clone()} oninput={field(Action::EditFailing)} readonly={!editable || student_mode} />
+                        if !student_mode {
+                            <label for="expected-output">{ "Expected output (optional)" }</label>
+                            <input id="expected-output" type="text" placeholder="if known" title="Optional: repair asks for the right output when it needs it" value={s.expected_output.clone().unwrap_or_default()} oninput={field(Action::EditExpected)} readonly={!editable} />
+                        }
                     </div>
                     // Start sits right under what it needs (the program and the failing
                     // input), on the first screen; the optional settings follow.
                     if editable {
                         <div class="start-row">
                             <button data-primary="" onclick={act(Action::Start)}>{ "Start" }</button>
-                            <p class="hint">{ "Ctrl/Cmd+Enter runs the current step." }</p>
+                            <p class="hint">{ if student_mode { "Start shows you runs of this program, one at a time: say for each whether it shows the bug." } else { "Ctrl/Cmd+Enter runs the current step." } }</p>
                         </div>
                     }
                     <RunPanel run={state.run.clone()} current={state.run_program == s.program} input={state.run_input.clone()}
                         failing={s.failing_input.clone()} disabled={state.busy || repairing || working.is_some()}
                         oninput={on_run_input} onrun={on_run} />
                     <p class="fuzz-summary" data-testid="fuzz-summary">{ fuzz_summary }</p>
+                    if !student_mode {
                     <details class="ranges" open={!ranged.is_empty() || state.ranges_open}>
                         <summary>{ "Input ranges (optional)" }</summary>
                         { for ranges }
@@ -892,6 +923,7 @@ fn app() -> Html {
                         <label>{ "Committee size " }<input type="number" min="1" max="50" value={s.settings.committee.to_string()} oninput={field(Action::EditCommittee)} disabled={!editable} /></label><Explain term="committee" />
                         <label>{ "Seed " }<input type="number" min="0" value={s.settings.seed.to_string()} oninput={field(Action::EditSeed)} disabled={!editable} /></label><Explain term="seed" />
                     </fieldset>
+                    }
                 </section>
             </div>
             <div class="right">
@@ -900,7 +932,7 @@ fn app() -> Html {
                 }
                 if s.started {
                     <Dialogue view={state.view.clone()} busy={state.busy} repairing={repairing || working.is_some()}
-                        onanswer={on_answer} onstop={on_stop_loop} onedit={on_edit}
+                        onanswer={on_answer} onstop={on_stop_loop} onedit={on_edit} student={student_mode}
                         choice={repair_view.and_then(|v| v.choice.clone())}
                         questions={repair_view.map_or((0, s.settings.questions), |v| (v.questions_used, v.question_budget))}
                         onchoose={on_choose} />
@@ -909,12 +941,13 @@ fn app() -> Html {
                     }
                     <Patches repair={state.repair.clone()} {can_repair} primary={loop_ended} onrepair={on_repair}
                         onstop={on_stop_repair} onapply={on_apply} onstep={on_step} student={state.student.is_some()} />
-                    if let Some(st) = &state.student {
-                        <FixPanel draft={st.fix_draft.clone()} origin={st.fix_origin} {working} busy={state.busy}
-                            checked={st.checked.clone()} exported={st.exported.clone()}
-                            student={st.student.clone()} onstudent={on_student}
-                            onedit={on_fix} onreport={on_report} onprint={on_print} />
-                    }
+                }
+                // The fix can be written before or without the questions.
+                if let Some(st) = &state.student {
+                    <FixPanel draft={st.fix_draft.clone()} origin={st.fix_origin} {working} busy={state.busy}
+                        checked={st.checked.clone()} exported={st.exported.clone()}
+                        student={st.student.clone()} onstudent={on_student}
+                        onedit={on_fix} onreport={on_report} onprint={on_print} />
                 }
                 <HowItWorks open={!s.started} />
             </div>

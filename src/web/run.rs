@@ -41,13 +41,28 @@ pub fn run_panel(p: &RunProps) -> Html {
         })
     };
     let running = matches!(p.run, RunState::Running(_));
+    // A new result is scrolled into view (only as far as needed): on a laptop's first
+    // screen it would otherwise appear just below the fold, and Run would seem to do nothing.
+    let result_node = use_node_ref();
+    {
+        let node = result_node.clone();
+        use_effect_with(p.run.clone(), move |run| {
+            if matches!(run, RunState::Done(_)) {
+                if let Some(el) = node.cast::<web_sys::Element>() {
+                    let options = web_sys::ScrollIntoViewOptions::new();
+                    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                    el.scroll_into_view_with_scroll_into_view_options(&options);
+                }
+            }
+        });
+    }
     let result = match &p.run {
         RunState::Idle => html! {},
         RunState::Running(_) => {
             html! { <p class="run-result" aria-live="polite">{ "Running\u{2026}" }</p> }
         }
         RunState::Done(r) => html! {
-            <div class="run-result" data-testid="run-result" data-ended={r.ended.clone()} data-success={r.success.to_string()} aria-live="polite">
+            <div class="run-result" ref={result_node.clone()} data-testid="run-result" data-ended={r.ended.clone()} data-success={r.success.to_string()} aria-live="polite">
                 if !p.current {
                     <p class="hint">{ "This run was of an earlier version of the program; press Run again for the one in the editor." }</p>
                 }

@@ -3,6 +3,7 @@
 use super::storage::Unreadable;
 use super::worker::WorkerDown;
 use crate::exercise::class::ClassSummary;
+use crate::exercise::gallery;
 use crate::exercise::report::FixOrigin;
 use crate::exercise::task::ReportPurpose;
 use crate::exercise::{Exercise, Report};
@@ -140,6 +141,8 @@ pub struct AppState {
     pub author: Exercise,
     /// The last exercise link made from the draft (the fragment after `#x=`).
     pub author_link: Option<String>,
+    /// The edited draft a starter replaced, kept for one click back.
+    pub author_replaced: Option<Exercise>,
     /// The teacher's imported reports.
     pub class: ClassState,
     /// The worker died or fell silent (the page offers a restart).
@@ -209,10 +212,10 @@ pub struct StudentWork {
 }
 
 impl StudentWork {
-    /// Work on `exercise` from the start: the loop starts on the buggy program at once.
+    /// Work on `exercise` from the start: the buggy program, not started (the student
+    /// presses Start).
     pub fn fresh(exercise: Exercise) -> StudentWork {
-        let mut session = exercise.session();
-        session.started = true;
+        let session = exercise.session();
         StudentWork {
             fix_draft: exercise.buggy.clone(),
             fix_origin: FixOrigin::Hand,
@@ -379,6 +382,10 @@ pub enum Action {
     EditAuthor(AuthorField, String),
     /// A range of the draft changed.
     EditAuthorRange(usize, String, String),
+    /// Start the draft from a gallery exercise or example ([`gallery::starter`]'s id).
+    AuthorFrom(String),
+    /// Bring back the draft a starter replaced.
+    RestoreAuthorDraft,
     /// Validate the draft and make its link.
     MakeLink,
     /// The teacher imports report files (the worker verifies them).
@@ -421,6 +428,7 @@ impl AppState {
             student: None,
             author: AppState::default_draft(),
             author_link: None,
+            author_replaced: None,
             class: ClassState::default(),
             worker_down: None,
             unreadable: Vec::new(),
@@ -446,6 +454,19 @@ impl AppState {
                 ranges: Vec::new(),
                 settings: Settings::default(),
             })
+    }
+
+    /// The exercise the playground shows, as a draft to author from: the student's
+    /// exercise, or the unedited example on screen.
+    fn shown_starter(&self) -> Option<Exercise> {
+        if let Some(st) = &self.student {
+            return Some(st.exercise.clone());
+        }
+        let example = self.session.example.as_deref().and_then(examples::find)?;
+        (self.session.program == example.program)
+            .then(|| gallery::starter(&format!("example:{}", example.id)))
+            .flatten()
+            .map(|s| s.exercise)
     }
 
     /// What student mode saves (`None` outside it and in a preview).
@@ -949,6 +970,14 @@ impl Reducible for AppState {
             Action::SetTheme(t) => s.theme = t,
             Action::SetAxes(a, b) => s.axes = (a, b),
             Action::ShowPage(page) => {
+                // An unedited draft follows what the playground shows: the exercise or
+                // example on screen becomes the draft to author from.
+                if page == Page::Author && gallery::starter_of(&s.author).is_some() {
+                    if let Some(exercise) = s.shown_starter() {
+                        s.author = exercise;
+                        s.author_link = None;
+                    }
+                }
                 s.page = page;
                 s.error = None;
             }
@@ -1028,6 +1057,26 @@ impl Reducible for AppState {
                 set_range(&mut s.author.ranges, i, &min, &max);
                 s.author_link = None;
             }
+            Action::AuthorFrom(id) => {
+                let Some(starter) = gallery::starter(&id) else {
+                    return self;
+                };
+                let old = std::mem::replace(&mut s.author, starter.exercise);
+                // Only a draft the author wrote is worth bringing back.
+                if gallery::starter_of(&old).is_none() {
+                    s.author_replaced = Some(old);
+                }
+                s.author_link = None;
+            }
+            Action::RestoreAuthorDraft => match s.author_replaced.take() {
+                Some(old) => {
+                    // A swap: edits made since are put aside in their turn, never lost.
+                    let now = std::mem::replace(&mut s.author, old);
+                    s.author_replaced = gallery::starter_of(&now).is_none().then_some(now);
+                    s.author_link = None;
+                }
+                None => return self,
+            },
             Action::MakeLink => match s.author.validate() {
                 Ok(()) => {
                     s.error = None;

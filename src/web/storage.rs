@@ -78,7 +78,7 @@ pub fn claim_tab(then: impl FnOnce() + 'static) {
     });
 }
 
-/// Gives this tab a new id and copies the old id's session, draft and current exercise
+/// Gives this tab a new id and copies the old id's session, drafts and current exercise
 /// work to it; returns the new id.
 fn fork_tab(old: &str) -> String {
     let fresh = fresh_tab_id();
@@ -96,6 +96,10 @@ fn fork_tab(old: &str) -> String {
         (
             format!("{DRAFT_PREFIX}{old}"),
             format!("{DRAFT_PREFIX}{fresh}"),
+        ),
+        (
+            format!("{DRAFT_PREFIX}aside-{old}"),
+            format!("{DRAFT_PREFIX}aside-{fresh}"),
         ),
     ];
     let exercise = tab_storage().and_then(|t| t.get_item(CURRENT_EXERCISE_KEY).ok().flatten());
@@ -384,19 +388,42 @@ fn draft_key() -> String {
     format!("{DRAFT_PREFIX}{}", tab_id())
 }
 
+/// Where the draft a starter replaced waits (see [`save_draft_aside`]).
+fn draft_aside_key() -> String {
+    format!("{DRAFT_PREFIX}aside-{}", tab_id())
+}
+
 /// This tab's exercise draft, if any (see [`load_own_json`]).
 pub fn load_draft() -> Result<Option<Exercise>, Unreadable> {
     load_own_json("exercise draft", draft_key())
 }
 
+/// The draft a starter replaced, if any (see [`load_own_json`]).
+pub fn load_draft_aside() -> Result<Option<Exercise>, Unreadable> {
+    load_own_json("exercise draft put aside", draft_aside_key())
+}
+
 /// Saves the exercise draft; an error message when storage refuses.
 pub fn save_draft(draft: &Exercise) -> Result<(), String> {
-    let storage =
-        local().ok_or("this browser has no localStorage: the exercise draft is not saved")?;
-    let text = serde_json::to_string(draft).map_err(|e| e.to_string())?;
+    save_exercise(&draft_key(), "exercise draft", Some(draft))
+}
+
+/// Saves (or, for `None`, removes) the draft a starter replaced.
+pub fn save_draft_aside(aside: Option<&Exercise>) -> Result<(), String> {
+    save_exercise(&draft_aside_key(), "exercise draft put aside", aside)
+}
+
+fn save_exercise(key: &str, what: &str, exercise: Option<&Exercise>) -> Result<(), String> {
+    let storage = local()
+        .ok_or_else(|| format!("this browser has no localStorage: the {what} is not saved"))?;
+    let Some(exercise) = exercise else {
+        let _ = storage.remove_item(key);
+        return Ok(());
+    };
+    let text = serde_json::to_string(exercise).map_err(|e| e.to_string())?;
     storage
-        .set_item(&draft_key(), &text)
-        .map_err(|_| "the browser refused to save the exercise draft (storage full?)".to_string())
+        .set_item(key, &text)
+        .map_err(|_| format!("the browser refused to save the {what} (storage full?)"))
 }
 
 /// The exercise link in the page's URL, if any (`Some(Err)` when it is damaged).

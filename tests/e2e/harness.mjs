@@ -89,6 +89,13 @@ export async function nextQuery(page) {
   return (await q.count()) ? q.getAttribute('data-query-input') : null;
 }
 
+/** Presses Start when the page waits for it (a student's exercise does), once the page shows either Start or a question. */
+export async function startIfWaiting(page) {
+  const start = page.getByRole('button', { name: 'Start', exact: true });
+  await start.or(page.locator('.query[data-query-input], [data-testid=finished]')).first().waitFor({ timeout: STEP });
+  if (await start.count()) await start.click();
+}
+
 /** Waits until the page shows `n` labels used and no work in progress. */
 export async function waitForLabels(page, n) {
   await page.waitForFunction((n) => {

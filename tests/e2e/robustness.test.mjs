@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { serveDist, launchBrowser, screenshots, STEP, labelsUsed, nextQuery, waitForLabels, savedSessions, labelSlowSession } from './harness.mjs';
+import { serveDist, launchBrowser, screenshots, STEP, labelsUsed, nextQuery, waitForLabels, savedSessions, labelSlowSession, startIfWaiting } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -221,6 +221,7 @@ test('unreadable work on an exercise is kept aside and the exercise opens afresh
   const openMedian = async () => {
     await page.getByRole('button', { name: 'Exercise: median' }).click();
     await page.getByTestId('exercise-title').waitFor();
+    await startIfWaiting(page);
     assert.ok(await nextQuery(page), 'a question');
   };
   await openMedian();
