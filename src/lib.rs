@@ -15,6 +15,7 @@ pub mod fingerprint;
 pub mod fuzzing;
 pub mod lang;
 pub mod oracle;
+pub mod page;
 pub mod repair;
 pub mod session;
 

@@ -1,10 +1,10 @@
 //! Author mode: a teacher writes an exercise (programs, failing input, ranges, budgets, text), previews it as a student, and makes its link.
 
 use super::editor::{markers, Editor};
-use super::state::AuthorField;
 use super::RangeRow;
 use crate::exercise::gallery;
 use crate::exercise::Exercise;
+use crate::page::AuthorField;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 

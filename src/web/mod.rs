@@ -1,6 +1,6 @@
 //! The browser playground (Yew): editor, labelling dialogue, oracle, patches, gallery and sessions; compute runs in a Web Worker.
 //!
-//! State is one [`state::AppState`] changed only by [`state::Action`]s (a reducer); the
+//! State is one [`page::AppState`] changed only by [`page::Action`]s (a reducer); the
 //! session inside it is saved to localStorage on every change ([`storage`]) and sent to
 //! the worker ([`worker`]), which replays it and answers with the loop's view.
 
@@ -14,7 +14,6 @@ pub mod oracle_view;
 pub mod output;
 pub mod patches;
 pub mod run;
-pub mod state;
 pub mod storage;
 pub mod student;
 pub mod teacher;
@@ -23,6 +22,7 @@ pub mod worker;
 use crate::exercise::gallery;
 use crate::exercise::task::{ExerciseOutcome, ExerciseTask, ReportJob, ReportPurpose};
 use crate::exercise::Exercise;
+use crate::page::{self, Action, AppState, AuthorField, Page, RepairState, StudentWork, Theme};
 use crate::session::examples::EXAMPLES;
 use crate::session::protocol::{WorkerRequest, WorkerResponse};
 use crate::session::{decode_json, Session, Verdict};
@@ -34,7 +34,15 @@ use how::HowItWorks;
 use oracle_view::OracleView;
 use patches::Patches;
 use run::RunPanel;
-use state::{Action, AppState, AuthorField, Page, RepairState, StudentWork, Theme};
+
+/// Yew's reducer is the page's own, native one.
+impl Reducible for AppState {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        self.apply(action)
+    }
+}
 use std::rc::Rc;
 use student::{ExerciseBrief, FixPanel};
 use teacher::TeacherPage;
@@ -51,7 +59,7 @@ fn or_kept_aside<T>(
     unreadable: &mut Vec<storage::Unreadable>,
 ) -> Option<T> {
     loaded.unwrap_or_else(|u| {
-        state::note_unreadable(unreadable, u);
+        page::note_unreadable(unreadable, u);
         None
     })
 }
@@ -833,7 +841,7 @@ fn app() -> Html {
         }
         if let Some(pending) = &state.pending_replace {
             <div role="dialog" aria-modal="false" aria-label="Replace your work" class="confirm" data-testid="confirm-replace">
-                <p>{ format!("Open {} in place of your work ({})? Your work is put aside: one click brings it back.", pending.what, state::holding(s)) }</p>
+                <p>{ format!("Open {} in place of your work ({})? Your work is put aside: one click brings it back.", pending.what, page::holding(s)) }</p>
                 <button onclick={act(Action::ConfirmReplace)}>{ "Replace" }</button>
                 <button class="secondary" onclick={act(Action::CancelReplace)}>{ "Keep my work" }</button>
             </div>

@@ -2,8 +2,8 @@
 
 use super::explain::Explain;
 use super::output::OutputText;
-use super::state::RepairState;
 use crate::excerpt::count;
+use crate::page::RepairState;
 use crate::session::protocol::NextStep;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

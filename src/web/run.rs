@@ -1,7 +1,7 @@
 //! Run: the editor's program on the failing input or any typed input, with its output, how it ended and any undefined behaviour.
 
 use super::output::OutputText;
-use super::state::RunState;
+use crate::page::RunState;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 

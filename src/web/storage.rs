@@ -1,7 +1,8 @@
 //! Browser persistence: the session in localStorage per tab (each tab owns its id by a Web Lock), unreadable sessions, drafts and exercise work kept aside, the theme, share-link URLs and the page's fragment.
 
-use super::state::{PutAside, StudentWork};
 use crate::exercise::{Exercise, ExerciseError};
+pub use crate::page::Unreadable;
+use crate::page::{PutAside, StudentWork};
 use crate::session::{
     decode_json, decode_link, encode_json, encode_json_checked, encode_link, Session, SessionError,
 };
@@ -120,20 +121,6 @@ fn fork_tab(old: &str) -> String {
 /// The storage key of this tab's session.
 fn session_key() -> String {
     format!("{SESSION_PREFIX}{}", tab_id())
-}
-
-/// A saved session, exercise draft or exercise work that could not be read. Its text was
-/// copied aside (under `key`) before anything could overwrite it, or, when storage refused
-/// the copy, this tab moved to a new id so that its saves leave the text where it is
-/// (`key` is then that place).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Unreadable {
-    /// What was saved: "session", "exercise draft" or "exercise work".
-    pub what: &'static str,
-    /// The localStorage key holding the unreadable text.
-    pub key: String,
-    /// Why it could not be read.
-    pub error: String,
 }
 
 /// Keeps the unreadable `text` found under `key` (this tab's own key when `own`): copied

@@ -1,8 +1,8 @@
 //! The teacher's page: import many report files, see each re-verified in a table named by student, a chart of the class, and the inputs most often answered wrongly.
 
-use super::state::ClassState;
 use crate::excerpt::count;
 use crate::exercise::class::{ClassSummary, ReportRow};
+use crate::page::ClassState;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 

@@ -1,6 +1,7 @@
 //! The Web Worker: its entry point (`serve`) and the page's handle to it (spawn, queue until ready, notice a dead or silent worker, terminate and respawn).
 
 use super::locks;
+pub use crate::page::{WorkerDown, SILENT_MS};
 use crate::session::protocol::{WorkerRequest, WorkerResponse, WorkerState};
 use crate::session::Session;
 use std::cell::{Cell, RefCell};
@@ -12,9 +13,6 @@ use yew::Callback;
 
 /// The worker script Trunk writes (`data-type="worker"` with `data-loader-shim`).
 pub const WORKER_SCRIPT: &str = "./fixloop-worker_loader.js";
-
-/// A request unanswered (no message at all from the worker) for this long is reported.
-pub const SILENT_MS: f64 = 30_000.0;
 
 /// How often the page checks for a silent worker.
 const WATCHDOG_MS: i32 = 1_000;
@@ -46,41 +44,6 @@ pub fn serve() {
         ready(false)
     } else {
         locks::hold(&name, ready)
-    }
-}
-
-/// Why the page lost (or stopped hearing from) its worker.
-#[derive(Debug, Clone, PartialEq)]
-pub enum WorkerDown {
-    /// An uncaught error in the worker (its message); the worker was terminated.
-    Crashed(String),
-    /// The worker is gone without the page ending it (its Web Lock came free).
-    Gone,
-    /// A request has had no answer for [`SILENT_MS`]; the worker is still there.
-    Silent,
-}
-
-impl WorkerDown {
-    /// What the page tells the user.
-    pub fn message(&self) -> String {
-        let kept = "Your session and every label are kept.";
-        match self {
-            WorkerDown::Crashed(why) => format!(
-                "The background worker crashed ({why}). {kept} Restart it to go on."
-            ),
-            WorkerDown::Gone => {
-                format!("The background worker stopped unexpectedly. {kept} Restart it to go on.")
-            }
-            WorkerDown::Silent => format!(
-                "The background worker has not answered for {} s: it may still be working on a large job, or be stuck. {kept}",
-                (SILENT_MS / 1000.0) as u32
-            ),
-        }
-    }
-
-    /// Whether the worker is gone (not merely slow).
-    pub fn is_dead(&self) -> bool {
-        !matches!(self, WorkerDown::Silent)
     }
 }
 
