@@ -8,8 +8,8 @@
 //! the tests are `#[ignore]`d there; run them with
 //! `cargo test --release --test corpus_check -- --ignored`.
 
-use fixloop::lang::corpus_check::{check_all, load_dir, plain_runner};
-use fixloop::lang::gcc_record::GccRecord;
+use fixloop::corpus::check::{check_all, load_dir, plain_runner};
+use fixloop::corpus::gcc_record::GccRecord;
 use fixloop::lang::Limits;
 use std::path::Path;
 

@@ -1,6 +1,6 @@
 //! `fixloop bench exec DIR`: executions per second and VM steps per second over a corpus.
 
-use fixloop::lang::corpus_check::load_dir;
+use fixloop::corpus::check::load_dir;
 use fixloop::lang::{compile, Limits};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -1,7 +1,7 @@
 //! `fixloop corpus check DIR`: our verdicts vs gcc's on every subject, as a table or JSON.
 
-use fixloop::lang::corpus_check::{check_all, load_dir, Report, Runner};
-use fixloop::lang::gcc_record::GccRecord;
+use fixloop::corpus::check::{check_all, load_dir, Report, Runner};
+use fixloop::corpus::gcc_record::GccRecord;
 use fixloop::lang::{Execution, Limits, Program};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -1,7 +1,7 @@
 //! `fixloop fuzz TARGET`: runs a deterministic fuzz campaign for a count or a time budget, with a hang watchdog, and prints executions, findings and replay seeds.
 
+use fixloop::corpus::check::load_dir;
 use fixloop::fuzzing::{self, Campaign, Finding, Target, TARGETS};
-use fixloop::lang::corpus_check::load_dir;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

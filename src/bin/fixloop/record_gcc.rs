@@ -2,9 +2,9 @@
 
 use crate::corpus_check::corpora;
 use crate::eval::parallel_map;
+use fixloop::corpus::check::load_dir;
+use fixloop::corpus::gcc_record::{GccRecord, GccRun, Header, FORMAT, VERSION};
 use fixloop::corpus::Subject;
-use fixloop::lang::corpus_check::load_dir;
-use fixloop::lang::gcc_record::{GccRecord, GccRun, Header, FORMAT, VERSION};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -118,7 +118,7 @@ pub fn main(a: RecordArgs) -> ExitCode {
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use super::*;
-    use fixloop::lang::gcc_record::GccEnd;
+    use fixloop::corpus::gcc_record::GccEnd;
     use std::io::{Read, Write};
     use std::path::Path;
     use std::process::{Command, Stdio};

@@ -14,28 +14,9 @@
 //! are the exact outputs of programs that print with MSVC's `%I64d`, which the
 //! interpreter reads as Codeforces' Windows builds did and glibc does not.
 
-use crate::corpus::{AnswerExtractor, Subject, TestCase};
-use crate::lang::gcc_record::{GccRecord, GccRun};
+use crate::corpus::gcc_record::{GccRecord, GccRun};
+use crate::corpus::{AnswerExtractor, Subject, TestCase, Which};
 use crate::lang::{compile, Execution, Limits, Outcome, Program};
-
-/// Which program of a subject.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Which {
-    /// The buggy program.
-    Buggy,
-    /// The golden (fixed) program.
-    Golden,
-}
-
-impl Which {
-    /// `"buggy"` or `"golden"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Which::Buggy => "buggy",
-            Which::Golden => "golden",
-        }
-    }
-}
 
 /// One test on which our verdict differs from gcc's.
 #[derive(Clone, Debug, PartialEq)]
@@ -530,7 +511,7 @@ pub fn load_dir(dir: &std::path::Path) -> std::io::Result<Loaded> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lang::gcc_record::{GccEnd, Header, FORMAT, VERSION};
+    use crate::corpus::gcc_record::{GccEnd, Header, FORMAT, VERSION};
 
     /// A subject whose buggy program is `buggy`, the golden one prints `n * 2`, with one
     /// failing test (input 3) that gcc's buggy binary printed as `gcc_buggy`.

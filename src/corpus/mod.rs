@@ -1,6 +1,28 @@
-//! Benchmark subjects (buggy program, golden program, train and held-out tests) as stored in `shared/benchmarks`.
+//! Benchmark subjects (buggy program, golden program, train and held-out tests) as stored in `shared/benchmarks`, and the corpus tooling over them.
+
+pub mod check;
+pub mod gcc_record;
 
 use serde::Deserialize;
+
+/// Which program of a subject.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Which {
+    /// The buggy program.
+    Buggy,
+    /// The golden (fixed) program.
+    Golden,
+}
+
+impl Which {
+    /// `"buggy"` or `"golden"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Which::Buggy => "buggy",
+            Which::Golden => "golden",
+        }
+    }
+}
 
 /// One subject file of the corpus.
 #[derive(Debug, Clone, Deserialize)]

@@ -9,8 +9,7 @@
 //! exited with status 0, printed exactly the expected stdout and printed the same on a
 //! second run is stored as `null`, so the golden runs mostly cost nothing.
 
-use crate::corpus::{Subject, TestCase};
-use crate::lang::corpus_check::Which;
+use crate::corpus::{Subject, TestCase, Which};
 use crate::lang::{Execution, Outcome};
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
