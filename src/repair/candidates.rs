@@ -5,12 +5,13 @@
 //! the same list in the same order, within the repair's cost budget and off its trusted
 //! lines.
 
+use super::cost::EditKind;
 use super::holeval::kind_of;
 use super::mutate::{
     assignment_values, bin, conditions, donors, fresh, locations, mutations, path_to, replace_node,
     var,
 };
-use super::patch::{Edit, EditKind, RepairSource, StmtInfo};
+use super::patch::{Edit, RepairSource, StmtInfo};
 use super::RepairConfig;
 use crate::lang::ast::{BinaryOp, Expr, ExprKind, Span, Stmt, StmtKind};
 use crate::lang::bytecode::{HoleSite, HoleVar};

@@ -1,8 +1,69 @@
-//! The user-editable cost table of edit kinds and its `key = value` / JSON file format.
+//! The kinds of edit and the user-editable table of what each costs, with its `key = value` / JSON file format.
 
 use std::fmt;
 
-use super::patch::EditKind;
+/// The kinds of edit, each with a cost in the [`CostTable`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EditKind {
+    /// Replace a binary operator by another of its class (f1x's tables).
+    ReplaceOperator,
+    /// Replace a constant (a number, or a printf/scanf format with one conversion's
+    /// length changed).
+    ReplaceConstant,
+    /// Replace a variable by another in-scope variable of the same type.
+    ReplaceVariable,
+    /// Replace `a op b` by one operand.
+    DropOperand,
+    /// `E` becomes `E && B` or `E || B`.
+    RefineCondition,
+    /// `S` becomes `if (B) S`.
+    InsertGuard,
+    /// `v = e;` inserted before a statement.
+    InsertAssignment,
+    /// A statement removed.
+    DeleteStatement,
+    /// A copy of another statement inserted before a statement (GenProg insert).
+    InsertCopy,
+    /// A statement replaced by a copy of another (GenProg replace).
+    ReplaceCopy,
+}
+
+impl EditKind {
+    /// Every kind, in the cost table's order.
+    pub const ALL: [EditKind; 10] = [
+        EditKind::ReplaceOperator,
+        EditKind::ReplaceConstant,
+        EditKind::ReplaceVariable,
+        EditKind::DropOperand,
+        EditKind::RefineCondition,
+        EditKind::InsertGuard,
+        EditKind::InsertAssignment,
+        EditKind::DeleteStatement,
+        EditKind::InsertCopy,
+        EditKind::ReplaceCopy,
+    ];
+
+    /// A short name (the cost file's key).
+    pub fn name(self) -> &'static str {
+        match self {
+            EditKind::ReplaceOperator => "replace_operator",
+            EditKind::ReplaceConstant => "replace_constant",
+            EditKind::ReplaceVariable => "replace_variable",
+            EditKind::DropOperand => "drop_operand",
+            EditKind::RefineCondition => "refine_condition",
+            EditKind::InsertGuard => "insert_guard",
+            EditKind::InsertAssignment => "insert_assignment",
+            EditKind::DeleteStatement => "delete_statement",
+            EditKind::InsertCopy => "insert_copy",
+            EditKind::ReplaceCopy => "replace_copy",
+        }
+    }
+
+    /// Edits that only remove behaviour (ranked below others of equal validation).
+    pub fn only_deletes(self) -> bool {
+        self == EditKind::DeleteStatement
+    }
+}
 
 /// Cost of each kind of edit (cost-aware repair: the user's intent enters through costs).
 /// Costs are whole numbers; a patch costs the sum of its edits; a budget bounds the total.

@@ -14,10 +14,11 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use super::budget::{Gate, Stop};
 use super::candidates::{assign, candidates_at, expr_stmt, Site};
+use super::cost::EditKind;
 use super::holeval::{kind_of, Resolved};
 use super::localise::Suspicious;
 use super::mutate::int_lit;
-use super::patch::{Edit, EditKind, Patch, RepairSource};
+use super::patch::{Edit, Patch, RepairSource};
 use super::tests::TestSuite;
 use super::RepairConfig;
 use crate::lang::ast::{Expr, ExprKind, ScalarType, StmtKind};

@@ -12,10 +12,11 @@
 
 use super::budget::Gate;
 use super::candidates;
+use super::cost::EditKind;
 use super::cost::NEVER;
 use super::gp::{run_gp, Evaluation, GpConfig, GpProblem, GpReport};
 use super::localise::Suspicious;
-use super::patch::{Edit, EditKind, Patch, RepairSource};
+use super::patch::{Edit, Patch, RepairSource};
 use super::tests::TestSuite;
 use super::RepairConfig;
 use crate::lang::bytecode::HoleVar;

@@ -25,9 +25,10 @@
 //! count as plausible. Bounded by locations, runs per test and the synthesiser's limits.
 
 use super::budget::{Gate, Stop};
+use super::cost::EditKind;
 use super::localise::Suspicious;
 use super::mutate::{bin, locations};
-use super::patch::{Edit, EditKind, Patch, RepairSource};
+use super::patch::{Edit, Patch, RepairSource};
 use super::synth::{
     formula_expr, linear_expr, synthesize_condition, synthesize_expression, SynthConfig,
 };

@@ -49,7 +49,8 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 pub use cost::CostTable;
-pub use patch::{Change, Edit, EditKind, Patch, PatchError, RepairSource};
+pub use cost::EditKind;
+pub use patch::{Change, Edit, Patch, PatchError, RepairSource};
 pub use tests::{Expectation, LearnedOracle, RepairTest};
 
 use crate::active::FuzzConfig;

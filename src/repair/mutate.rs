@@ -1,7 +1,8 @@
 //! Candidate edits at a location: f1x's expression modifications (operators, constants, variables, dropped operands), conditions for refinement and guards, and GenProg's statement edits.
 
+use super::cost::EditKind;
 use super::holeval::{kind_of, FRESH_ID};
-use super::patch::{visit_expr, EditKind, RepairSource, StmtInfo};
+use super::patch::{visit_expr, RepairSource, StmtInfo};
 use crate::lang::ast::{BinaryOp, Expr, ExprKind, ScalarType, Span, Stmt, StmtKind, UnaryOp};
 use crate::lang::bytecode::{HoleSite, HoleVar};
 use crate::lang::format::{conversions, Length};

@@ -11,7 +11,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
-use super::cost::{CostTable, NEVER};
+use super::cost::{CostTable, EditKind, NEVER};
 use super::diff::unified_diff;
 pub use crate::lang::ast::{visit_expr, visit_stmt_exprs};
 use crate::lang::ast::{
@@ -19,69 +19,6 @@ use crate::lang::ast::{
 };
 use crate::lang::bytecode::HoleVar;
 use crate::lang::{compile_parsed, parse, CompileError, Diagnostic, NodeId, Program};
-
-/// The kinds of edit, each with a cost in the [`CostTable`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum EditKind {
-    /// Replace a binary operator by another of its class (f1x's tables).
-    ReplaceOperator,
-    /// Replace a constant (a number, or a printf/scanf format with one conversion's
-    /// length changed).
-    ReplaceConstant,
-    /// Replace a variable by another in-scope variable of the same type.
-    ReplaceVariable,
-    /// Replace `a op b` by one operand.
-    DropOperand,
-    /// `E` becomes `E && B` or `E || B`.
-    RefineCondition,
-    /// `S` becomes `if (B) S`.
-    InsertGuard,
-    /// `v = e;` inserted before a statement.
-    InsertAssignment,
-    /// A statement removed.
-    DeleteStatement,
-    /// A copy of another statement inserted before a statement (GenProg insert).
-    InsertCopy,
-    /// A statement replaced by a copy of another (GenProg replace).
-    ReplaceCopy,
-}
-
-impl EditKind {
-    /// Every kind, in the cost table's order.
-    pub const ALL: [EditKind; 10] = [
-        EditKind::ReplaceOperator,
-        EditKind::ReplaceConstant,
-        EditKind::ReplaceVariable,
-        EditKind::DropOperand,
-        EditKind::RefineCondition,
-        EditKind::InsertGuard,
-        EditKind::InsertAssignment,
-        EditKind::DeleteStatement,
-        EditKind::InsertCopy,
-        EditKind::ReplaceCopy,
-    ];
-
-    /// A short name (the cost file's key).
-    pub fn name(self) -> &'static str {
-        match self {
-            EditKind::ReplaceOperator => "replace_operator",
-            EditKind::ReplaceConstant => "replace_constant",
-            EditKind::ReplaceVariable => "replace_variable",
-            EditKind::DropOperand => "drop_operand",
-            EditKind::RefineCondition => "refine_condition",
-            EditKind::InsertGuard => "insert_guard",
-            EditKind::InsertAssignment => "insert_assignment",
-            EditKind::DeleteStatement => "delete_statement",
-            EditKind::InsertCopy => "insert_copy",
-            EditKind::ReplaceCopy => "replace_copy",
-        }
-    }
-
-    /// Edits that only remove behaviour (ranked below others of equal validation).
-    pub fn only_deletes(self) -> bool {
-        self == EditKind::DeleteStatement
-    }
-}
 
 /// One edit of the program's AST. Node ids are those of `lang::parse(original source)`.
 #[derive(Debug, Clone, PartialEq)]

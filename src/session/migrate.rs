@@ -1,6 +1,6 @@
 //! Reading older session versions: dispatch on the `version` field and upgrade step by step to the current one.
 
-use super::codec::SessionError;
+use super::error::SessionError;
 use super::{Session, CURRENT_VERSION};
 use serde_json::Value;
 

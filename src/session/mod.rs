@@ -9,18 +9,19 @@
 
 pub mod autopilot;
 pub mod codec;
+pub mod error;
 pub mod examples;
 pub mod migrate;
 pub mod protocol;
 pub mod repair_phase;
 pub mod replay;
 pub mod run;
+pub mod view;
 
 use serde::{Deserialize, Serialize};
 
-pub use codec::{
-    decode_json, decode_link, encode_json, encode_json_checked, encode_link, SessionError,
-};
+pub use codec::{decode_json, decode_link, encode_json, encode_json_checked, encode_link};
+pub use error::SessionError;
 pub use replay::{ReplayError, Replayer};
 
 /// The session format written today (2: the fuzzer setting, questions that choose between

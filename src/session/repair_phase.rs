@@ -1,7 +1,7 @@
 //! The session's repair phase: the page's repair settings, repair from the loop's labelled tests and learned oracle, the questions that choose between patches replayed from the session, and the page's view of it in plain words.
 
-use super::protocol::{ChoiceOptionView, ChoiceView, NextStep, PatchView, RepairView, TestChange};
 use super::replay::{playground_limits, status_text, PlaygroundLoop, ReplayError};
+use super::view::{ChoiceOptionView, ChoiceView, NextStep, PatchView, RepairView, TestChange};
 use super::{Choice, Session};
 use crate::active::num::{format_input, parse_input};
 use crate::compare::outputs_match;

@@ -1,6 +1,6 @@
 //! Rebuilding the active loop from a session: same program, settings and seed, the same answers applied in order.
 
-use super::protocol::{LoopView, PointView, QueryView};
+use super::view::{LoopView, PointView, QueryView};
 use super::{Answer, Session, Verdict};
 use crate::active::formula::FormulaOracle;
 use crate::active::fuzz::Reach;
