@@ -1,6 +1,6 @@
 //! `fixloop demo`: the playground's whole loop with the page's defaults, every question answered by running a reference program.
 
-use crate::eval::{AnswererArg, AskingArg, FuzzerArg};
+use crate::eval_setup::{AnswererArg, AskingArg, FuzzerArg};
 use clap::Args;
 use fixloop::active::num::parse_input;
 use fixloop::session::autopilot::{fly, reference_user, Flight};

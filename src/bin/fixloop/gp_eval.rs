@@ -1,6 +1,6 @@
 //! `fixloop eval DIR --repair --selection LIST`: the GenProg engine per operator-selection strategy over a corpus (success rate and variants evaluated until a patch, like the RL paper's Table IV).
 
-use crate::eval::{parallel_map, selected_files, thread_clock, EvalArgs};
+use crate::eval_setup::{parallel_map, selected_files, thread_clock, EvalArgs};
 use crate::repair::subject_tests;
 use fixloop::corpus::Subject;
 use fixloop::lang::{compile, Limits};

@@ -7,6 +7,7 @@ mod bench_record;
 mod corpus_check;
 mod demo;
 mod eval;
+mod eval_setup;
 mod exercise;
 mod fuzz;
 mod gp_eval;
@@ -54,7 +55,7 @@ enum Command {
     /// --repair, repair evaluation (repairability, held-out pass rate, speed). With
     /// --shard I/N one slice of it, joined by `eval merge`.
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-    Eval(Box<eval::EvalCommand>),
+    Eval(Box<EvalCommand>),
     /// Repair a C program against tests: ranked, validated patches as diffs.
     ///
     /// Exit codes: 0 a plausible patch was found, 3 none, 1 bad input.
@@ -117,18 +118,37 @@ fn main() -> ExitCode {
     }
 }
 
+/// `fixloop eval`: an evaluation, or `eval merge` of shards' partial reports.
+#[derive(clap::Args, Debug)]
+pub struct EvalCommand {
+    /// `merge`.
+    #[command(subcommand)]
+    pub merge: Option<EvalSubcommand>,
+    /// The evaluation's arguments (absent with `merge`).
+    #[command(flatten)]
+    pub args: Option<eval_setup::EvalArgs>,
+}
+
+/// Subcommands of `fixloop eval`.
+#[derive(clap::Subcommand, Debug)]
+pub enum EvalSubcommand {
+    /// Join the partial reports of `fixloop eval --shard I/N` (every shard of one
+    /// evaluation, any order) into the report one run prints.
+    Merge(crate::merge::MergeArgs),
+}
+
 /// `fixloop eval`: merge partial reports, or evaluate the oracle or repair.
-fn eval_main(command: eval::EvalCommand) -> ExitCode {
+fn eval_main(command: EvalCommand) -> ExitCode {
     match command {
-        eval::EvalCommand {
-            merge: Some(eval::EvalSubcommand::Merge(m)),
+        EvalCommand {
+            merge: Some(EvalSubcommand::Merge(m)),
             ..
         } => merge::main(m),
-        eval::EvalCommand { args: None, .. } => {
+        EvalCommand { args: None, .. } => {
             eprintln!("error: fixloop eval needs a folder of subjects, or `merge PARTS...`");
             ExitCode::from(2)
         }
-        eval::EvalCommand { args: Some(a), .. } => match (a.repair, &a.selection) {
+        EvalCommand { args: Some(a), .. } => match (a.repair, &a.selection) {
             (true, Some(_)) if a.shard.is_some() => {
                 eprintln!("error: --shard does not split --selection runs (yet)");
                 ExitCode::from(2)

@@ -1,6 +1,7 @@
 //! `fixloop eval merge PARTS...`: the report of an evaluation from its shards' partial reports, exactly as one run prints it.
 
-use crate::eval::{report, EvalArgs, SubjectResult, Timing};
+use crate::eval::{report, SubjectResult};
+use crate::eval_setup::{EvalArgs, Timing};
 use crate::shard::{join, kind_of, Joined};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -1,7 +1,7 @@
 //! `fixloop corpus record-gcc DIR --out FILE`: builds every subject's programs with gcc, runs them on every test and records exact outputs for `corpus check`.
 
 use crate::corpus_check::corpora;
-use crate::eval::parallel_map;
+use crate::eval_setup::parallel_map;
 use fixloop::corpus::check::load_dir;
 use fixloop::corpus::gcc_record::{GccRecord, GccRun, Header, FORMAT, VERSION};
 use fixloop::corpus::Subject;

@@ -1,6 +1,6 @@
 //! `fixloop eval --repair`: repair over a corpus with the subjects' train tests or the active loop's labels; repairability, held-out pass rate of the top patch, speed.
 
-use crate::eval::{
+use crate::eval_setup::{
     active_config, parallel_map, selected_files, thread_clock, thread_count, AskingArg, EvalArgs,
     Timing,
 };

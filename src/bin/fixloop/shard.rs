@@ -8,57 +8,19 @@
 //! the heavy ones. Every shard computes the same dealing from the same corpus and
 //! settings, so the parts of one evaluation never overlap and together cover it.
 
-use crate::eval::{parallel_map, EvalArgs};
+use crate::eval_setup::{parallel_map, EvalArgs, ShardSpec};
 use fixloop::active::eval::slowest_train_steps;
 use fixloop::corpus::Subject;
 use fixloop::lang::Limits;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 use std::time::Instant;
 
 /// The `format` of a partial report.
 pub const FORMAT: &str = "fixloop-eval-partial";
 /// The partial report version this build writes and reads.
 pub const VERSION: u32 = 1;
-
-/// `--shard I/N`: the I-th (1-based) of N slices.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ShardSpec {
-    /// 1 ..= count.
-    pub index: usize,
-    /// Number of shards.
-    pub count: usize,
-}
-
-impl FromStr for ShardSpec {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<ShardSpec, String> {
-        let (i, n) = s
-            .split_once('/')
-            .ok_or_else(|| format!("{s:?}: expected I/N, e.g. 2/8"))?;
-        let parse = |x: &str| {
-            x.trim()
-                .parse::<usize>()
-                .map_err(|_| format!("{s:?}: expected I/N with whole numbers, e.g. 2/8"))
-        };
-        let (index, count) = (parse(i)?, parse(n)?);
-        if count == 0 || index == 0 || index > count {
-            return Err(format!(
-                "{s:?}: the shard number I counts from 1 to N (N at least 1)"
-            ));
-        }
-        Ok(ShardSpec { index, count })
-    }
-}
-
-impl std::fmt::Display for ShardSpec {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
 
 /// The shard (1-based) of every subject, from their costs in file order: costliest
 /// first (ties in file order), dealt to shards 1..=n and back n..=1, and so on.
