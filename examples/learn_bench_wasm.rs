@@ -1,7 +1,7 @@
 //! The learner's benchmark workloads ([`fixloop::oracle::workloads`]) in wasm32, for `scripts/bench-wasm.mjs` to time in node and in Chromium beside `fixloop bench learn`.
 //!
 //! Build with the profile of the page's worker (as `scripts/bench-wasm.mjs` does):
-//! `cargo build --profile release-worker --target wasm32-unknown-unknown --example learn_bench_wasm`,
+//! `cargo build --profile release-wasm --target wasm32-unknown-unknown --example learn_bench_wasm`,
 //! then wasm-bindgen and `wasm-opt -O3`. Natively it only says so.
 
 #[cfg(target_arch = "wasm32")]

@@ -1,7 +1,7 @@
 // The learner's benchmark workloads (src/oracle/workloads.rs) in wasm32 with the build
-// profile of the page's worker, where the learner runs (cargo profile release-worker,
-// wasm-bindgen, wasm-opt -O3 as Trunk runs it; PROFILE=release-wasm WASM_OPT=-Os gives the
-// page's own profile),
+// profile of the page's worker, where the learner runs (cargo profile release-wasm, which
+// the page shares, wasm-bindgen, wasm-opt -O3 as Trunk runs it for the worker; WASM_OPT=-Os
+// gives the page's own wasm-opt level),
 // timed in node and in headless Chromium, beside native thread CPU (`fixloop bench learn`).
 // Wasm figures: in node the process's CPU time (process.cpuUsage(), microseconds; node
 // runs the wasm on one thread), in Chromium the page's clock (performance.now(), wall
@@ -28,7 +28,7 @@ const out = join(target, 'bench-wasm');
 const loadavg = async () => (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28 }).toString();
 
-const profile = process.env.PROFILE ?? 'release-worker';
+const profile = process.env.PROFILE ?? 'release-wasm';
 const optLevel = process.env.WASM_OPT ?? '-O3';
 run('cargo', ['build', '--profile', profile, '--target', 'wasm32-unknown-unknown', '--example', 'learn_bench_wasm']);
 await mkdir(out, { recursive: true });

@@ -1,4 +1,4 @@
-// Shared end-to-end harness: serves dist/ on 127.0.0.1 and drives Debian's Chromium with playwright-core.
+// Shared end-to-end harness: serves dist/ (or any built folder, under any path prefix) on 127.0.0.1 and drives Debian's Chromium with playwright-core.
 import { createServer } from 'node:http';
 import { readFile, mkdir } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -10,12 +10,21 @@ export const screenshots = join(root, 'tests/e2e/screenshots');
 
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
 
-/** Serves dist/ on a free loopback port; resolves to { url, close }. */
-export async function serveDist() {
+/**
+ * Serves a built folder (dist/ unless `root` is given) on a free loopback port under the
+ * path `prefix` (default '/'; e.g. '/course/fixloop/' as a static host's sub-path):
+ * everything outside the prefix is 404, the prefix without its slash redirects as a web
+ * server does for a folder. Resolves to { url, close }, url ending in the prefix.
+ */
+export async function serveDist({ root: folder = dist, prefix = '/' } = {}) {
+  if (!prefix.startsWith('/') || !prefix.endsWith('/')) throw new Error(`prefix ${prefix} must start and end with /`);
   const server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    const file = join(dist, path.endsWith('/') ? join(path, 'index.html') : path);
-    if (!file.startsWith(dist)) { res.writeHead(403).end(); return; }
+    const pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (pathname === prefix.slice(0, -1) && prefix !== '/') { res.writeHead(301, { location: prefix }).end(); return; }
+    if (!pathname.startsWith(prefix)) { res.writeHead(404).end('not found'); return; }
+    const path = normalize('/' + pathname.slice(prefix.length));
+    const file = join(folder, path.endsWith('/') ? join(path, 'index.html') : path);
+    if (!file.startsWith(folder)) { res.writeHead(403).end(); return; }
     try {
       const body = await readFile(file);
       res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(body);
@@ -25,7 +34,7 @@ export async function serveDist() {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
+  return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((r) => server.close(r)) };
 }
 
 const walkthrough = join(root, 'docs/walkthrough');
