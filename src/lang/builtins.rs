@@ -1,9 +1,10 @@
 //! The C library subset: signatures for the compiler and implementations for the interpreter.
 
+use super::arith::convert;
 use super::bytecode::{ArgClass, Builtin, Ctype, Math1};
 use super::format::{self, FormatError, PrintfArgs, ScanSpec, ScanValue};
 use super::types::{Sc, Ty};
-use super::vm::{convert, make_ptr, Obj, Trap, Vm};
+use super::vm::{make_ptr, Obj, Trap, Vm};
 use super::UndefinedKind;
 
 /// A builtin's C signature: fixed parameters (arguments are converted to them), return type,
