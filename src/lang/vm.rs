@@ -15,6 +15,11 @@ pub const PAD: u32 = 64;
 const FRAME_COST: usize = 64;
 /// Globals are charged against the memory budget by pages of this size, once written.
 const PAGE: usize = 4096;
+/// Bytes of bulk work one unit of fuel pays for: a step that zeroes, copies, scans or
+/// formats more (a local array's initialisation, a frame's arrays, `memset`, `strlen`,
+/// `printf` of a long string...) costs one more unit per this many bytes, so the fuel
+/// bounds the time of any program, not only of its statements.
+pub const BYTES_PER_STEP: usize = 64;
 
 /// Why execution stopped early.
 #[derive(Debug)]
@@ -533,6 +538,20 @@ impl<'a> Vm<'a> {
         Ok(())
     }
 
+    /// Charges the fuel for `bytes` of bulk work (one unit per [`BYTES_PER_STEP`]
+    /// bytes, rounded down, so small work is free); `Timeout`, with no fuel left, when
+    /// it does not cover them.
+    #[inline]
+    pub(crate) fn charge(&mut self, bytes: usize) -> Result<(), Trap> {
+        let n = (bytes / BYTES_PER_STEP) as u64;
+        if n > self.fuel {
+            self.fuel = 0;
+            return Err(Trap::Timeout);
+        }
+        self.fuel -= n;
+        Ok(())
+    }
+
     /// Allocates a heap object of `n` bytes (zeroed); returns its pointer.
     pub fn malloc(&mut self, n: u64) -> Result<u64, Trap> {
         let n = usize::try_from(n).unwrap_or(usize::MAX);
@@ -540,6 +559,7 @@ impl<'a> Vm<'a> {
         {
             return Err(Trap::Memory);
         }
+        self.charge(n)?;
         let base = self.heap.len() + PAD as usize;
         self.heap.resize(base + n + PAD as usize, 0);
         let id = self.heap_objs.len() as u32 + HEAP_BIT;
@@ -591,6 +611,7 @@ impl<'a> Vm<'a> {
         if self.mem_used() + need > self.limits.memory_bytes {
             return Err(Trap::Memory);
         }
+        self.charge(func.frame_bytes as usize)?;
         let new_bp = self.slots.len();
         self.slots.resize(new_bp + func.n_slots as usize, 0);
         let np = func.n_params as usize;
@@ -1172,16 +1193,19 @@ impl<'a> Vm<'a> {
                 Instr::InitBytes(d) => {
                     let p = self.pop();
                     let data = code.data.get(d as usize).map(|v| &v[..]).unwrap_or(&[]);
+                    tr!(self.charge(data.len()));
                     let dst = tr!(self.bytes_mut(p, data.len() as u32));
                     dst.copy_from_slice(data);
                 }
                 Instr::ZeroBytes(n) => {
                     let p = self.pop();
+                    tr!(self.charge(n as usize));
                     tr!(self.bytes_mut(p, n)).fill(0);
                 }
                 Instr::CopyBytes(n) => {
                     let src = self.pop();
                     let dst = self.pop();
+                    tr!(self.charge(n as usize));
                     let tmp = tr!(self.bytes(src, n)).to_vec();
                     tr!(self.bytes_mut(dst, n)).copy_from_slice(&tmp);
                 }
