@@ -2,7 +2,7 @@
 
 use super::arith::convert;
 use super::bytecode::{ArgClass, Builtin, Ctype, Math1};
-use super::format::{self, FormatError, PrintfArgs, ScanSpec, ScanValue};
+use super::format::{self, FormatError, Input, PrintfArgs, ScanSpec, ScanValue};
 use super::types::{Sc, Ty};
 use super::vm::{make_ptr, Obj, Trap, Vm};
 use super::UndefinedKind;
@@ -50,6 +50,7 @@ pub fn lookup(name: &str) -> Option<Sig> {
         "fprintf" => sig(B::Fprintf, vec![v, s], i, true),
         "scanf" => sig(B::Scanf, vec![s], i, true),
         "fscanf" => sig(B::Fscanf, vec![v, s], i, true),
+        "sscanf" => sig(B::Sscanf, vec![s.clone(), s.clone()], i, true),
         "puts" => sig(B::Puts, vec![s], i, false),
         "fputs" => sig(B::Fputs, vec![s, v], i, false),
         "putchar" => sig(B::Putchar, vec![i.clone()], i, false),
@@ -96,6 +97,7 @@ pub fn lookup(name: &str) -> Option<Sig> {
         "strncpy" => sig(B::Strncpy, vec![s.clone(), s.clone(), ul], s, false),
         "strcat" => sig(B::Strcat, vec![s.clone(), s.clone()], s, false),
         "strchr" => sig(B::Strchr, vec![s.clone(), i], s, false),
+        "strtok" => sig(B::Strtok, vec![s.clone(), s.clone()], s, false),
         "memset" => sig(B::Memset, vec![v.clone(), i, ul], v, false),
         "memcpy" | "memmove" => sig(B::Memcpy, vec![v.clone(), v.clone(), ul], v, false),
         "memcmp" => sig(B::Memcmp, vec![v.clone(), v, ul], i, false),
@@ -137,6 +139,7 @@ fn fixed(b: Builtin) -> usize {
         B::Sprintf | B::Fprintf | B::Fscanf | B::Fputs => 2,
         B::Pow | B::Atan2 | B::Fmod | B::Hypot | B::Fmin | B::Fmax | B::Ldexp => 2,
         B::Strcmp | B::Strcpy | B::Strcat | B::Strchr | B::Calloc => 2,
+        B::Sscanf | B::Strtok => 2,
         B::Fgets | B::Strncmp | B::Strncpy | B::Memset | B::Memcpy | B::Memcmp => 3,
     }
 }
@@ -208,9 +211,14 @@ impl From<FormatError> for ScanErr {
     }
 }
 
-fn scan(vm: &mut Vm, fmt: u64, ptrs: &[u64]) -> Result<u64, Trap> {
+/// `scanf` with format `fmt` into `ptrs`, from stdin or (`sscanf`) from the string at
+/// `text`.
+fn scan(vm: &mut Vm, text: Option<u64>, fmt: u64, ptrs: &[u64]) -> Result<u64, Trap> {
     let f = vm.cstr(fmt)?.to_vec();
-    let mut input = std::mem::take(&mut vm.input);
+    let mut input = match text {
+        Some(p) => Input::new(vm.cstr(p)?.to_vec()),
+        None => std::mem::take(&mut vm.input),
+    };
     let start = input.position();
     let mut next = ptrs.iter();
     let r = format::scanf(&f, &mut input, &mut |spec: &ScanSpec, val: ScanValue| {
@@ -222,13 +230,56 @@ fn scan(vm: &mut Vm, fmt: u64, ptrs: &[u64]) -> Result<u64, Trap> {
         store_scanned(vm, p, spec, val).map_err(ScanErr::Trap)
     });
     let read = input.position().saturating_sub(start);
-    vm.input = input;
+    if text.is_none() {
+        vm.input = input;
+    }
     vm.charge(f.len() + read)?;
     match r {
         Ok(n) => Ok(n as i64 as u64),
         Err(ScanErr::Trap(t)) => Err(t),
         Err(ScanErr::Format(e)) => Err(Trap::Error(format!("scanf: {e}"))),
     }
+}
+
+/// glibc's `strtok`: skips the delimiters at `s` (`NULL`: where the last call stopped),
+/// ends the token at the next delimiter with a NUL and returns it; `NULL` when only
+/// delimiters are left.
+fn strtok(vm: &mut Vm, s: u64, delim: u64) -> Result<u64, Trap> {
+    let start = if s == 0 { vm.strtok_next } else { s };
+    let delim = vm.cstr(delim)?.to_vec();
+    let text = vm.rest(start)?;
+    let skip = text
+        .iter()
+        .take_while(|c| **c != 0 && delim.contains(c))
+        .count();
+    let len = text[skip..]
+        .iter()
+        .take_while(|c| **c != 0 && !delim.contains(c))
+        .count();
+    let Some(&stop) = text.get(skip + len) else {
+        return Err(Trap::Error(format!(
+            "index {} out of bounds for array of {} (unterminated string)",
+            text.len(),
+            text.len()
+        )));
+    };
+    let ends = stop != 0;
+    let at = |k: usize| {
+        let (obj, off) = super::vm::split_ptr(start);
+        make_ptr(obj, off.wrapping_add(k as i32))
+    };
+    vm.charge(delim.len() + skip + len + 1)?;
+    if len == 0 {
+        vm.strtok_next = at(skip);
+        return Ok(0);
+    }
+    if ends {
+        vm.store(at(skip + len), Sc::I8, 0)?;
+        vm.strtok_next = at(skip + len + 1);
+    } else {
+        vm.strtok_next = at(skip + len);
+    }
+    Ok(at(skip))
 }
 
 fn store_scanned(vm: &mut Vm, p: u64, spec: &ScanSpec, val: ScanValue) -> Result<(), Trap> {
@@ -409,8 +460,10 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
                 .copy_from_slice(&out);
             len
         }
-        B::Scanf => scan(vm, arg(0), a.get(1..).unwrap_or(&[]))?,
-        B::Fscanf => scan(vm, arg(1), a.get(2..).unwrap_or(&[]))?,
+        B::Scanf => scan(vm, None, arg(0), a.get(1..).unwrap_or(&[]))?,
+        B::Fscanf => scan(vm, None, arg(1), a.get(2..).unwrap_or(&[]))?,
+        B::Sscanf => scan(vm, Some(arg(0)), arg(1), a.get(2..).unwrap_or(&[]))?,
+        B::Strtok => strtok(vm, arg(0), arg(1))?,
         B::Puts | B::Fputs => {
             let mut s = vm.cstr(arg(0))?.to_vec();
             vm.charge(s.len())?;

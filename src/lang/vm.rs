@@ -85,6 +85,8 @@ pub struct Vm<'a> {
     fuel: u64,
     pub(crate) coverage: Option<Vec<bool>>,
     pub(crate) rand_state: u64,
+    /// Where `strtok(NULL, ...)` goes on (0: no string yet).
+    pub(crate) strtok_next: u64,
     slack: i64,
     last_ret: u64,
     hole_handler: Option<&'a mut dyn HoleHandler>,
@@ -120,6 +122,7 @@ pub struct Snapshot {
     stdout: Vec<u8>,
     coverage: Option<Vec<bool>>,
     rand_state: u64,
+    strtok_next: u64,
     last_ret: u64,
     undefined: Option<(u32, UndefinedKind)>,
 }
@@ -225,6 +228,7 @@ impl<'a> Vm<'a> {
                 None
             },
             rand_state: 1,
+            strtok_next: 0,
             slack: i64::from(limits.bounds_slack.min(PAD)),
             last_ret: 0,
             hole_handler: None,
@@ -283,6 +287,7 @@ impl<'a> Vm<'a> {
             fuel: limits.fuel.saturating_sub(snap.steps),
             coverage: snap.coverage.clone(),
             rand_state: snap.rand_state,
+            strtok_next: snap.strtok_next,
             slack: i64::from(limits.bounds_slack.min(PAD)),
             last_ret: snap.last_ret,
             hole_handler: None,
@@ -318,6 +323,7 @@ impl<'a> Vm<'a> {
             stdout: self.stdout.clone(),
             coverage: self.coverage.clone(),
             rand_state: self.rand_state,
+            strtok_next: self.strtok_next,
             last_ret: self.last_ret,
             undefined: self.undefined,
         }
