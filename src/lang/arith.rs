@@ -192,6 +192,7 @@ fn f2i64(f: f64) -> i64 {
 }
 
 /// Converts a register value between storage kinds as gcc -O0 on x86-64 does.
+#[inline]
 pub fn convert(from: Sc, to: Sc, v: u64) -> u64 {
     if from.is_float() {
         let f = f64::from_bits(v);
@@ -338,6 +339,7 @@ pub fn binop(op: Bop, k: Ak, a: u64, b: u64) -> Result<u64, Trap> {
 }
 
 /// `-a` in kind `k` (integers wrap).
+#[inline]
 pub fn negate(k: Ak, a: u64) -> u64 {
     match k {
         Ak::I32 => (a as i32).wrapping_neg() as i64 as u64,
@@ -348,6 +350,7 @@ pub fn negate(k: Ak, a: u64) -> u64 {
 }
 
 /// `~a` in integer kind `k`.
+#[inline]
 pub fn bit_not(k: Ak, a: u64) -> u64 {
     match k {
         Ak::U32 => (!(a as u32)) as u64,
