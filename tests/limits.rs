@@ -51,6 +51,48 @@ fn fuel_gives_timeout() {
 }
 
 #[test]
+fn bulk_work_is_charged_to_the_fuel_by_its_size() {
+    // A call that zero-initialises a local array costs fuel by the array's size, so a
+    // loop of such calls reaches the step limit (not after 10^7 calls of 400 KB each).
+    let program = |n: usize| {
+        format!(
+            "int f(int i) {{ int seen[{n}] = {{0}}; seen[i % {n}] = 1; return seen[0]; }}\n\
+             int main(void) {{ long long t = 0; for (int i = 0; ; i++) t += f(i); return (int)t; }}"
+        )
+    };
+    let limits = small(|l| l.fuel = 1_000_000);
+    let e = run(&program(100_002), "", &limits);
+    assert_eq!(e.outcome, Outcome::Timeout);
+    assert_eq!(e.steps, 1_000_000);
+    // The steps one call is charged grow with the array's size.
+    let calls = |n: usize| {
+        let src = program(n).replace("; ; i++", "; i < 100; i++");
+        let e = run(&src, "", &Limits::default());
+        assert!(matches!(e.outcome, Outcome::Exit(_)), "{:?}", e.outcome);
+        e.steps
+    };
+    let (small_steps, large_steps) = (calls(1_000), calls(100_000));
+    assert!(
+        large_steps > 50 * small_steps,
+        "100 calls with 400 KB arrays took {large_steps} steps, with 4 KB arrays {small_steps}"
+    );
+    // Library functions are charged by the bytes they touch: ten `strlen`s of a string
+    // of 10^6 bytes cost at least 10^7 / 64 steps more than none.
+    let strlen = |calls: usize| {
+        let src = format!(
+            "#include <string.h>\nchar s[1000001];\nint main(void) {{ int i; long long t = 1;\n\
+             for (i = 0; i < 1000000; i++) s[i] = 'a';\nfor (i = 0; i < {calls}; i++) t += strlen(s);\n\
+             return t > 0; }}"
+        );
+        let e = run(&src, "", &Limits::default());
+        assert_eq!(e.outcome, Outcome::Exit(1));
+        e.steps
+    };
+    let (none, ten) = (strlen(0), strlen(10));
+    assert!(ten - none >= 10_000_000 / 64, "{none} {ten}");
+}
+
+#[test]
 fn memory_gives_memory_limit() {
     let limits = small(|l| l.memory_bytes = 1 << 20);
     // A global array larger than the budget costs only the pages the program writes

@@ -1,9 +1,10 @@
 //! The C library subset: signatures for the compiler and implementations for the interpreter.
 
+use super::arith::convert;
 use super::bytecode::{ArgClass, Builtin, Ctype, Math1};
-use super::format::{self, FormatError, PrintfArgs, ScanSpec, ScanValue};
+use super::format::{self, FormatError, Input, PrintfArgs, ScanSpec, ScanValue};
 use super::types::{Sc, Ty};
-use super::vm::{convert, make_ptr, Obj, Trap, Vm};
+use super::vm::{make_ptr, Obj, Trap, Vm};
 use super::UndefinedKind;
 
 /// A builtin's C signature: fixed parameters (arguments are converted to them), return type,
@@ -49,6 +50,7 @@ pub fn lookup(name: &str) -> Option<Sig> {
         "fprintf" => sig(B::Fprintf, vec![v, s], i, true),
         "scanf" => sig(B::Scanf, vec![s], i, true),
         "fscanf" => sig(B::Fscanf, vec![v, s], i, true),
+        "sscanf" => sig(B::Sscanf, vec![s.clone(), s.clone()], i, true),
         "puts" => sig(B::Puts, vec![s], i, false),
         "fputs" => sig(B::Fputs, vec![s, v], i, false),
         "putchar" => sig(B::Putchar, vec![i.clone()], i, false),
@@ -95,6 +97,7 @@ pub fn lookup(name: &str) -> Option<Sig> {
         "strncpy" => sig(B::Strncpy, vec![s.clone(), s.clone(), ul], s, false),
         "strcat" => sig(B::Strcat, vec![s.clone(), s.clone()], s, false),
         "strchr" => sig(B::Strchr, vec![s.clone(), i], s, false),
+        "strtok" => sig(B::Strtok, vec![s.clone(), s.clone()], s, false),
         "memset" => sig(B::Memset, vec![v.clone(), i, ul], v, false),
         "memcpy" | "memmove" => sig(B::Memcpy, vec![v.clone(), v.clone(), ul], v, false),
         "memcmp" => sig(B::Memcmp, vec![v.clone(), v, ul], i, false),
@@ -136,6 +139,7 @@ fn fixed(b: Builtin) -> usize {
         B::Sprintf | B::Fprintf | B::Fscanf | B::Fputs => 2,
         B::Pow | B::Atan2 | B::Fmod | B::Hypot | B::Fmin | B::Fmax | B::Ldexp => 2,
         B::Strcmp | B::Strcpy | B::Strcat | B::Strchr | B::Calloc => 2,
+        B::Sscanf | B::Strtok => 2,
         B::Fgets | B::Strncmp | B::Strncpy | B::Memset | B::Memcpy | B::Memcmp => 3,
     }
 }
@@ -144,6 +148,8 @@ struct Args<'v, 'a> {
     vm: &'v Vm<'a>,
     ints: std::vec::IntoIter<u64>,
     doubles: std::vec::IntoIter<f64>,
+    /// Bytes of `%s` arguments read, for the fuel.
+    scanned: usize,
 }
 
 impl PrintfArgs for Args<'_, '_> {
@@ -155,7 +161,9 @@ impl PrintfArgs for Args<'_, '_> {
     }
     fn next_str(&mut self) -> Option<Vec<u8>> {
         let p = self.ints.next()?;
-        self.vm.cstr(p).ok().map(|s| s.to_vec())
+        let s = self.vm.cstr(p).ok()?;
+        self.scanned += s.len();
+        Some(s.to_vec())
     }
 }
 
@@ -163,8 +171,9 @@ fn fmt_err(e: FormatError) -> Trap {
     Trap::Error(format!("printf: {e}"))
 }
 
-/// Formats `fmt` with the variadic `vals` of call site `site`.
-fn format_to(vm: &Vm, fmt: u64, vals: &[u64], site: &[ArgClass]) -> Result<Vec<u8>, Trap> {
+/// Formats `fmt` with the variadic `vals` of call site `site`, charging the fuel for the
+/// format, the strings read and the text made.
+fn format_to(vm: &mut Vm, fmt: u64, vals: &[u64], site: &[ArgClass]) -> Result<Vec<u8>, Trap> {
     let f = vm.cstr(fmt)?.to_vec();
     let mut ints = vec![];
     let mut doubles = vec![];
@@ -179,9 +188,13 @@ fn format_to(vm: &Vm, fmt: u64, vals: &[u64], site: &[ArgClass]) -> Result<Vec<u
         vm,
         ints: ints.into_iter(),
         doubles: doubles.into_iter(),
+        scanned: 0,
     };
     let mut out = vec![];
-    match format::printf(&f, &mut args, &mut out) {
+    let r = format::printf(&f, &mut args, &mut out);
+    let scanned = args.scanned;
+    vm.charge(f.len() + scanned + out.len())?;
+    match r {
         Ok(_) | Err(FormatError::Incomplete { .. }) => Ok(out),
         Err(e) => Err(fmt_err(e)),
     }
@@ -198,9 +211,15 @@ impl From<FormatError> for ScanErr {
     }
 }
 
-fn scan(vm: &mut Vm, fmt: u64, ptrs: &[u64]) -> Result<u64, Trap> {
+/// `scanf` with format `fmt` into `ptrs`, from stdin or (`sscanf`) from the string at
+/// `text`.
+fn scan(vm: &mut Vm, text: Option<u64>, fmt: u64, ptrs: &[u64]) -> Result<u64, Trap> {
     let f = vm.cstr(fmt)?.to_vec();
-    let mut input = std::mem::take(&mut vm.input);
+    let mut input = match text {
+        Some(p) => Input::new(vm.cstr(p)?.to_vec()),
+        None => std::mem::take(&mut vm.input),
+    };
+    let start = input.position();
     let mut next = ptrs.iter();
     let r = format::scanf(&f, &mut input, &mut |spec: &ScanSpec, val: ScanValue| {
         let Some(&p) = next.next() else {
@@ -210,12 +229,57 @@ fn scan(vm: &mut Vm, fmt: u64, ptrs: &[u64]) -> Result<u64, Trap> {
         };
         store_scanned(vm, p, spec, val).map_err(ScanErr::Trap)
     });
-    vm.input = input;
+    let read = input.position().saturating_sub(start);
+    if text.is_none() {
+        vm.input = input;
+    }
+    vm.charge(f.len() + read)?;
     match r {
         Ok(n) => Ok(n as i64 as u64),
         Err(ScanErr::Trap(t)) => Err(t),
         Err(ScanErr::Format(e)) => Err(Trap::Error(format!("scanf: {e}"))),
     }
+}
+
+/// glibc's `strtok`: skips the delimiters at `s` (`NULL`: where the last call stopped),
+/// ends the token at the next delimiter with a NUL and returns it; `NULL` when only
+/// delimiters are left.
+fn strtok(vm: &mut Vm, s: u64, delim: u64) -> Result<u64, Trap> {
+    let start = if s == 0 { vm.strtok_next } else { s };
+    let delim = vm.cstr(delim)?.to_vec();
+    let text = vm.rest(start)?;
+    let skip = text
+        .iter()
+        .take_while(|c| **c != 0 && delim.contains(c))
+        .count();
+    let len = text[skip..]
+        .iter()
+        .take_while(|c| **c != 0 && !delim.contains(c))
+        .count();
+    let Some(&stop) = text.get(skip + len) else {
+        return Err(Trap::Error(format!(
+            "index {} out of bounds for array of {} (unterminated string)",
+            text.len(),
+            text.len()
+        )));
+    };
+    let ends = stop != 0;
+    let at = |k: usize| {
+        let (obj, off) = super::vm::split_ptr(start);
+        make_ptr(obj, off.wrapping_add(k as i32))
+    };
+    vm.charge(delim.len() + skip + len + 1)?;
+    if len == 0 {
+        vm.strtok_next = at(skip);
+        return Ok(0);
+    }
+    if ends {
+        vm.store(at(skip + len), Sc::I8, 0)?;
+        vm.strtok_next = at(skip + len + 1);
+    } else {
+        vm.strtok_next = at(skip + len);
+    }
+    Ok(at(skip))
 }
 
 fn store_scanned(vm: &mut Vm, p: u64, spec: &ScanSpec, val: ScanValue) -> Result<(), Trap> {
@@ -291,22 +355,49 @@ fn parse_int_prefix(s: &[u8]) -> i64 {
     super::format::strtol(&s[..sign + digits], 10, true) as i64
 }
 
+/// `strtod` on the longest prefix that reads as a decimal number (after whitespace: a
+/// sign, then `inf`, `infinity`, `nan`, or digits with an optional point and exponent);
+/// 0 when there is none. Linear in the text's length.
 fn parse_float_prefix(s: &[u8]) -> f64 {
-    let t = String::from_utf8_lossy(s);
-    let t = t.trim_start();
-    let mut end = 0;
-    let mut best = 0.0;
-    for (i, _) in t.char_indices().chain(std::iter::once((t.len(), ' '))) {
-        if i == 0 {
-            continue;
+    let start = s
+        .iter()
+        .position(|c| !matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
+        .unwrap_or(s.len());
+    let t = &s[start..];
+    let sign = usize::from(matches!(t.first(), Some(b'-' | b'+')));
+    let rest = &t[sign..];
+    let starts = |w: &[u8]| rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w);
+    let digits = |from: usize| t[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let end = if starts(b"infinity") {
+        sign + 8
+    } else if starts(b"inf") || starts(b"nan") {
+        sign + 3
+    } else {
+        let int = digits(sign);
+        let mut end = sign + int;
+        let mut frac = 0;
+        if t.get(end) == Some(&b'.') {
+            frac = digits(end + 1);
+            if int + frac > 0 {
+                end += 1 + frac;
+            }
         }
-        if let Ok(v) = t[..i].parse::<f64>() {
-            best = v;
-            end = i;
+        if int + frac == 0 {
+            return 0.0;
         }
-    }
-    let _ = end;
-    best
+        if matches!(t.get(end), Some(b'e' | b'E')) {
+            let es = usize::from(matches!(t.get(end + 1), Some(b'-' | b'+')));
+            let ed = digits(end + 1 + es);
+            if ed > 0 {
+                end += 1 + es + ed;
+            }
+        }
+        end
+    };
+    std::str::from_utf8(&t[..end])
+        .ok()
+        .and_then(|x| x.parse::<f64>().ok())
+        .unwrap_or(0.0)
 }
 
 fn math1(m: Math1, x: f64) -> f64 {
@@ -369,10 +460,13 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
                 .copy_from_slice(&out);
             len
         }
-        B::Scanf => scan(vm, arg(0), a.get(1..).unwrap_or(&[]))?,
-        B::Fscanf => scan(vm, arg(1), a.get(2..).unwrap_or(&[]))?,
+        B::Scanf => scan(vm, None, arg(0), a.get(1..).unwrap_or(&[]))?,
+        B::Fscanf => scan(vm, None, arg(1), a.get(2..).unwrap_or(&[]))?,
+        B::Sscanf => scan(vm, Some(arg(0)), arg(1), a.get(2..).unwrap_or(&[]))?,
+        B::Strtok => strtok(vm, arg(0), arg(1))?,
         B::Puts | B::Fputs => {
             let mut s = vm.cstr(arg(0))?.to_vec();
+            vm.charge(s.len())?;
             if b == B::Puts {
                 s.push(b'\n');
             }
@@ -398,6 +492,7 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
             };
             match line {
                 Some(mut l) => {
+                    vm.charge(l.len())?;
                     l.push(0);
                     vm.bytes_mut(arg(0), l.len() as u32)?.copy_from_slice(&l);
                     arg(0)
@@ -415,10 +510,15 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
         B::Ldexp => (f(0) * 2f64.powi(int(1) as i32)).to_bits(),
         B::Abs => (int(0) as i32).wrapping_abs() as i64 as u64,
         B::Labs => int(0).wrapping_abs() as u64,
-        B::Strlen => vm.cstr(arg(0))?.len() as u64,
+        B::Strlen => {
+            let n = vm.cstr(arg(0))?.len();
+            vm.charge(n)?;
+            n as u64
+        }
         B::Strcmp | B::Strncmp => {
             let x = vm.cstr(arg(0))?.to_vec();
-            let y = vm.cstr(arg(1))?;
+            let y = vm.cstr(arg(1))?.to_vec();
+            vm.charge(x.len() + y.len())?;
             let lim = if b == B::Strncmp {
                 arg(2) as usize
             } else {
@@ -459,6 +559,7 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
             } else {
                 src.push(0);
             }
+            vm.charge(at + src.len())?;
             let d = super::vm::split_ptr(dst);
             let p = make_ptr(d.0, d.1.wrapping_add(at as i32));
             vm.bytes_mut(p, src.len() as u32)?.copy_from_slice(&src);
@@ -472,6 +573,8 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
             } else {
                 s.iter().position(|&x| x == c)
             };
+            let n = s.len();
+            vm.charge(n)?;
             match pos {
                 Some(k) => {
                     let d = super::vm::split_ptr(arg(0));
@@ -483,12 +586,14 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
         B::Memset => {
             let n = u32::try_from(arg(2)).unwrap_or(u32::MAX);
             vm.bytes_mut(arg(0), n)?.fill(arg(1) as u8);
+            vm.charge(n as usize)?;
             arg(0)
         }
         B::Memcpy => {
             let n = u32::try_from(arg(2)).unwrap_or(u32::MAX);
             let src = vm.bytes(arg(1), n)?.to_vec();
             vm.bytes_mut(arg(0), n)?.copy_from_slice(&src);
+            vm.charge(n as usize)?;
             arg(0)
         }
         B::Memcmp => {
@@ -500,6 +605,7 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
                 .zip(y)
                 .find(|(p, q)| p != q)
                 .map_or(0, |(p, q)| i64::from(*p) - i64::from(*q));
+            vm.charge(n as usize)?;
             r as u64
         }
         B::Malloc => vm.malloc(arg(0))?,
@@ -515,9 +621,17 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
             let c = int(0);
             (if (65..=90).contains(&c) { c + 32 } else { c }) as u64
         }
-        B::Atoi => convert(Sc::I64, Sc::I32, parse_int_prefix(vm.cstr(arg(0))?) as u64),
-        B::Atol => parse_int_prefix(vm.cstr(arg(0))?) as u64,
-        B::Atof => parse_float_prefix(vm.cstr(arg(0))?).to_bits(),
+        B::Atoi | B::Atol | B::Atof => {
+            let s = vm.cstr(arg(0))?;
+            let v = match b {
+                B::Atoi => convert(Sc::I64, Sc::I32, parse_int_prefix(s) as u64),
+                B::Atol => parse_int_prefix(s) as u64,
+                _ => parse_float_prefix(s).to_bits(),
+            };
+            let n = s.len();
+            vm.charge(n)?;
+            v
+        }
         B::Nothing | B::Time => 0,
         B::Rand => {
             vm.rand_state = vm
@@ -533,6 +647,7 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
             {
                 return Err(Trap::Memory);
             }
+            vm.charge(n)?;
             let base = vm.mem.len() + super::vm::PAD as usize;
             vm.mem.resize(base + n + super::vm::PAD as usize, 0);
             vm.objs.push(Obj {

@@ -102,6 +102,10 @@ pub enum Builtin {
     Fscanf,
     /// `fputs(s, stream)`.
     Fputs,
+    /// `sscanf(s, format, ...)`: scanf over a string.
+    Sscanf,
+    /// `strtok(s, delim)`: the next token of `s` (`NULL`: of the string before).
+    Strtok,
 }
 
 impl Builtin {

@@ -2,16 +2,18 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::arith::{canon, conditional_kind, convert, convert_constant, cop, sc_of, BinaryRule};
 use super::ast::{
     visit_expr, visit_stmt_exprs, BinaryOp, Block, Declaration, Declarator, Expr, ExprKind,
-    FunctionDef, Initializer, Item, NodeId, ScalarType, Span, Stmt, StmtKind, Storage,
-    TranslationUnit, Type, UnaryOp,
+    FunctionDef, Initializer, Item, NodeId, Span, Stmt, StmtKind, Storage, TranslationUnit, Type,
+    UnaryOp,
 };
 use super::builtins::{self, Sig};
 use super::bytecode::{
     ArgClass, Bop, Builtin, Code, Cop, Func, HoleSite, HoleVar, HoleVarPlace, Instr,
 };
 use super::diag::Diagnostic;
+use super::scalar_eval::{self, Node};
 use super::types::{Ak, Sc, Ty};
 use super::vm::{make_ptr, split_ptr, PAD};
 
@@ -144,51 +146,6 @@ struct Compiler {
     hole: Option<NodeId>,
 }
 
-fn sc_of(s: ScalarType) -> Option<Sc> {
-    Some(match s {
-        ScalarType::Void => return None,
-        ScalarType::Bool => Sc::Bool,
-        ScalarType::Char | ScalarType::SChar => Sc::I8,
-        ScalarType::UChar => Sc::U8,
-        ScalarType::Short => Sc::I16,
-        ScalarType::UShort => Sc::U16,
-        ScalarType::Int => Sc::I32,
-        ScalarType::UInt => Sc::U32,
-        ScalarType::Long | ScalarType::LongLong => Sc::I64,
-        ScalarType::ULong | ScalarType::ULongLong => Sc::U64,
-        ScalarType::Float => Sc::F32,
-        ScalarType::Double | ScalarType::LongDouble => Sc::F64,
-    })
-}
-
-fn bop(op: BinaryOp) -> Option<Bop> {
-    Some(match op {
-        BinaryOp::Add => Bop::Add,
-        BinaryOp::Sub => Bop::Sub,
-        BinaryOp::Mul => Bop::Mul,
-        BinaryOp::Div => Bop::Div,
-        BinaryOp::Rem => Bop::Rem,
-        BinaryOp::Shl => Bop::Shl,
-        BinaryOp::Shr => Bop::Shr,
-        BinaryOp::BitAnd => Bop::And,
-        BinaryOp::BitOr => Bop::Or,
-        BinaryOp::BitXor => Bop::Xor,
-        _ => return None,
-    })
-}
-
-fn cop(op: BinaryOp) -> Option<Cop> {
-    Some(match op {
-        BinaryOp::Eq => Cop::Eq,
-        BinaryOp::Ne => Cop::Ne,
-        BinaryOp::Lt => Cop::Lt,
-        BinaryOp::Le => Cop::Le,
-        BinaryOp::Gt => Cop::Gt,
-        BinaryOp::Ge => Cop::Ge,
-        _ => return None,
-    })
-}
-
 /// Well-known macro constants accepted even when the preprocessor left them as names.
 fn known_constant(name: &str) -> Option<(u64, Ty)> {
     let i = |v: i64| Some((v as u64, Ty::INT));
@@ -226,19 +183,20 @@ fn known_constant(name: &str) -> Option<(u64, Ty)> {
     }
 }
 
-/// A compile-time constant value.
+/// A compile-time constant: canonical register value and kind.
 #[derive(Clone, Copy, Debug)]
-enum CVal {
-    I(i64),
-    F(f64),
-}
+struct CVal(u64, Sc);
 
 impl CVal {
-    fn as_i64(self) -> i64 {
-        match self {
-            CVal::I(v) => v,
-            CVal::F(f) => f as i64,
-        }
+    /// The value of an integer constant as a signed 64-bit number (`None`: floating).
+    fn int(self) -> Option<i64> {
+        self.1
+            .is_int()
+            .then(|| convert(self.1, Sc::I64, self.0) as i64)
+    }
+    /// Whether the constant is an unsigned integer whose value does not fit `i64`.
+    fn huge(self) -> bool {
+        self.1 == Sc::U64 && (self.0 as i64) < 0
     }
 }
 
@@ -354,11 +312,18 @@ impl Compiler {
                 let e = self.ty(elem, span);
                 let n = match size {
                     Some(x) => match self.const_eval(x) {
-                        Some(v) if v.as_i64() >= 0 => v.as_i64() as u64,
-                        Some(_) => {
-                            self.err(x.span, "size of array is negative");
-                            0
-                        }
+                        Some(v) if v.huge() => v.0,
+                        Some(v) => match v.int() {
+                            Some(n) if n >= 0 => n as u64,
+                            Some(_) => {
+                                self.err(x.span, "size of array is negative");
+                                0
+                            }
+                            None => {
+                                self.err(x.span, "size of array has non-integer type");
+                                0
+                            }
+                        },
                         None => {
                             self.err(x.span, "array size is not a constant");
                             0
@@ -375,104 +340,36 @@ impl Compiler {
         }
     }
 
+    /// The value of a constant expression, by the same table of C's operators and
+    /// conversions as the VM ([`scalar_eval`]); `None`: not a constant (or a division by
+    /// zero).
     fn const_eval(&mut self, e: &Expr) -> Option<CVal> {
+        let node = scalar_eval::resolve(e, &mut |x| self.const_leaf(x));
+        node.kind()?;
+        let (v, k) = node.eval(0, &[]).ok()?;
+        Some(CVal(v, k))
+    }
+
+    /// The leaves of a constant expression: enumeration constants, the known macro
+    /// constants and `sizeof`; any other name is not a constant.
+    fn const_leaf(&mut self, e: &Expr) -> Option<Node> {
         Some(match &e.kind {
-            ExprKind::IntLit { value, ty } => match sc_of(*ty) {
-                Some(Sc::U32) => CVal::I(*value as u32 as i64),
-                Some(Sc::I32) => CVal::I(*value as i32 as i64),
-                _ => CVal::I(*value as i64),
-            },
-            ExprKind::FloatLit { value, .. } => CVal::F(*value),
-            ExprKind::CharLit(v) => CVal::I(*v),
             ExprKind::Ident(n) => match self.lookup(n) {
-                Some(Var::Const(v)) => CVal::I(v),
-                None => match known_constant(n) {
-                    Some((v, Ty::Scalar(Sc::F64))) => CVal::F(f64::from_bits(v)),
-                    Some((v, Ty::Scalar(Sc::I32))) => CVal::I(v as i64),
-                    Some((v, Ty::Scalar(Sc::I64))) => CVal::I(v as i64),
-                    Some((v, Ty::Scalar(Sc::U32))) => CVal::I(v as i64),
-                    Some((v, Ty::Ptr(_))) => CVal::I(v as i64),
-                    _ => return None,
+                Some(Var::Const(v)) => Node::Value(canon(Sc::I32, v as u64), Sc::I32),
+                None => match known_constant(n).and_then(|(v, t)| Some((v, t.sc()?))) {
+                    Some((v, sc)) => Node::Value(v, sc),
+                    None => Node::Unsupported,
                 },
-                _ => return None,
+                _ => Node::Unsupported,
             },
-            ExprKind::Unary { op, operand } => {
-                let v = self.const_eval(operand)?;
-                match (op, v) {
-                    (UnaryOp::Neg, CVal::I(x)) => CVal::I(x.wrapping_neg()),
-                    (UnaryOp::Neg, CVal::F(x)) => CVal::F(-x),
-                    (UnaryOp::Plus, v) => v,
-                    (UnaryOp::Not, CVal::I(x)) => CVal::I((x == 0) as i64),
-                    (UnaryOp::BitNot, CVal::I(x)) => CVal::I(!x),
-                    _ => return None,
-                }
-            }
-            ExprKind::Binary { op, lhs, rhs } => {
-                let a = self.const_eval(lhs)?;
-                let b = self.const_eval(rhs)?;
-                match (a, b) {
-                    (CVal::I(x), CVal::I(y)) => CVal::I(match op {
-                        BinaryOp::Add => x.wrapping_add(y),
-                        BinaryOp::Sub => x.wrapping_sub(y),
-                        BinaryOp::Mul => x.wrapping_mul(y),
-                        BinaryOp::Div => x.checked_div(y)?,
-                        BinaryOp::Rem => x.checked_rem(y)?,
-                        BinaryOp::Shl => x.wrapping_shl(y as u32),
-                        BinaryOp::Shr => x.wrapping_shr(y as u32),
-                        BinaryOp::BitAnd => x & y,
-                        BinaryOp::BitOr => x | y,
-                        BinaryOp::BitXor => x ^ y,
-                        BinaryOp::Lt => (x < y) as i64,
-                        BinaryOp::Gt => (x > y) as i64,
-                        BinaryOp::Le => (x <= y) as i64,
-                        BinaryOp::Ge => (x >= y) as i64,
-                        BinaryOp::Eq => (x == y) as i64,
-                        BinaryOp::Ne => (x != y) as i64,
-                        BinaryOp::LogAnd => (x != 0 && y != 0) as i64,
-                        BinaryOp::LogOr => (x != 0 || y != 0) as i64,
-                    }),
-                    (a, b) => {
-                        let f = |v: CVal| match v {
-                            CVal::I(x) => x as f64,
-                            CVal::F(x) => x,
-                        };
-                        let (x, y) = (f(a), f(b));
-                        match op {
-                            BinaryOp::Add => CVal::F(x + y),
-                            BinaryOp::Sub => CVal::F(x - y),
-                            BinaryOp::Mul => CVal::F(x * y),
-                            BinaryOp::Div => CVal::F(x / y),
-                            _ => return None,
-                        }
-                    }
-                }
-            }
-            ExprKind::Cast { ty, expr } => {
-                let v = self.const_eval(expr)?;
-                match ty {
-                    Type::Scalar(s) if s.is_integer() => CVal::I(v.as_i64()),
-                    Type::Scalar(s) if s.is_floating() => CVal::F(match v {
-                        CVal::I(x) => x as f64,
-                        CVal::F(x) => x,
-                    }),
-                    _ => return None,
-                }
-            }
             ExprKind::SizeofType(t) => {
                 let t = self.ty(t, e.span);
-                CVal::I(t.size() as i64)
+                Node::Value(t.size(), Sc::U64)
             }
-            ExprKind::SizeofExpr(x) => {
-                let t = self.type_of(x)?;
-                CVal::I(t.size() as i64)
-            }
-            ExprKind::Conditional { cond, then, els } => {
-                if self.const_eval(cond)?.as_i64() != 0 {
-                    self.const_eval(then)?
-                } else {
-                    self.const_eval(els)?
-                }
-            }
+            ExprKind::SizeofExpr(x) => match self.type_of(x) {
+                Some(t) => Node::Value(t.size(), Sc::U64),
+                None => Node::Unsupported,
+            },
             _ => return None,
         })
     }
@@ -542,7 +439,10 @@ impl Compiler {
         for ec in &d.enum_consts {
             if let Some(v) = &ec.value {
                 match self.const_eval(v) {
-                    Some(c) => next = c.as_i64(),
+                    Some(c) => match c.int() {
+                        Some(v) => next = v,
+                        None => self.err(ec.span, "enumerator value is not an integer constant"),
+                    },
                     None => self.err(ec.span, "enumerator value is not a constant"),
                 }
             }
@@ -720,8 +620,7 @@ impl Compiler {
                     self.string_ptr(s)
                 } else {
                     match self.const_eval(x) {
-                        Some(CVal::I(v)) => super::vm::convert(Sc::I64, sc, v as u64),
-                        Some(CVal::F(f)) => super::vm::convert(Sc::F64, sc, f.to_bits()),
+                        Some(CVal(v, k)) => convert_constant(k, sc, v),
                         None => {
                             self.err(x.span, "initializer element is not constant");
                             return;
@@ -1043,16 +942,12 @@ impl Compiler {
         for (id, value, span) in cases {
             match value {
                 Some(v) => {
-                    let Some(c) = self.const_eval(v) else {
+                    let Some(CVal(c, ck)) = self.const_eval(v).filter(|c| c.1.is_int()) else {
                         self.err(span, "case label does not reduce to an integer constant");
                         continue;
                     };
                     self.emit(Instr::Slot(tmp));
-                    self.emit(Instr::Const(super::vm::convert(
-                        Sc::I64,
-                        k.sc(),
-                        c.as_i64() as u64,
-                    )));
+                    self.emit(Instr::Const(convert(ck, k.sc(), c)));
                     self.emit(Instr::Cmp(Cop::Eq, k));
                     let j = self.emit(Instr::Jnz(0));
                     self.f.case_targets.insert(id, j);
@@ -1471,16 +1366,16 @@ impl Compiler {
         match &e.kind {
             ExprKind::IntLit { value, ty } => {
                 let sc = sc_of(*ty).unwrap_or(Sc::I32);
-                self.emit(Instr::Const(super::vm::canon(sc, *value)));
+                self.emit(Instr::Const(canon(sc, *value)));
                 Ty::Scalar(sc)
             }
             ExprKind::FloatLit { value, ty } => {
                 let sc = sc_of(*ty).unwrap_or(Sc::F64);
-                self.emit(Instr::Const(super::vm::canon(sc, value.to_bits())));
+                self.emit(Instr::Const(canon(sc, value.to_bits())));
                 Ty::Scalar(sc)
             }
             ExprKind::CharLit(v) => {
-                self.emit(Instr::Const(super::vm::canon(Sc::I32, *v as u64)));
+                self.emit(Instr::Const(canon(Sc::I32, *v as u64)));
                 Ty::INT
             }
             ExprKind::StringLit(s) => {
@@ -1496,9 +1391,7 @@ impl Compiler {
                 let tt = self.type_of(then).unwrap_or(Ty::INT).decay();
                 let te = self.type_of(els).unwrap_or(Ty::INT).decay();
                 let rt = match (&tt, &te) {
-                    (Ty::Scalar(a), Ty::Scalar(b)) => {
-                        Ty::Scalar(Ak::usual(a.promote(), b.promote()).sc())
-                    }
+                    (Ty::Scalar(a), Ty::Scalar(b)) => Ty::Scalar(conditional_kind(*a, *b)),
                     (Ty::Ptr(_), _) => tt.clone(),
                     (_, Ty::Ptr(_)) => te.clone(),
                     (Ty::Void, _) | (_, Ty::Void) => Ty::Void,
@@ -1527,17 +1420,9 @@ impl Compiler {
             ExprKind::Cast { ty, expr } => {
                 let to = self.ty(ty, e.span);
                 // gcc folds a constant floating operand at compile time, saturating.
-                if let (Some(sc), Some(CVal::F(f))) = (to.sc(), self.const_eval(expr)) {
-                    if sc.is_int() && sc != Sc::Bool {
-                        let v = match sc {
-                            Sc::I8 | Sc::I16 | Sc::I32 => {
-                                super::vm::canon(sc, f as i32 as i64 as u64)
-                            }
-                            Sc::U8 | Sc::U16 | Sc::U32 => super::vm::canon(sc, f as u32 as u64),
-                            Sc::U64 => f as u64,
-                            _ => f as i64 as u64,
-                        };
-                        self.emit(Instr::Const(v));
+                if let (Some(sc), Some(CVal(f, fk))) = (to.sc(), self.const_eval(expr)) {
+                    if fk.is_float() && sc.is_int() && sc != Sc::Bool {
+                        self.emit(Instr::Const(convert_constant(fk, sc, f)));
                         return to;
                     }
                 }
@@ -1596,7 +1481,7 @@ impl Compiler {
                 t
             }
             Some(Var::Const(v)) => {
-                self.emit(Instr::Const(super::vm::canon(Sc::I32, v as u64)));
+                self.emit(Instr::Const(canon(Sc::I32, v as u64)));
                 Ty::INT
             }
             Some(Var::Vla(s, et)) => {
@@ -1845,39 +1730,22 @@ impl Compiler {
             return self.pointer_binary(e, op, l, r, &lt, &rt);
         }
         let (ka, kb) = (self.arith_kind(&lt, l.span), self.arith_kind(&rt, r.span));
-        if let Some(c) = cop(op) {
-            let k = Ak::usual(ka, kb);
-            self.operand(l, &Ty::Scalar(k.sc()));
-            self.operand(r, &Ty::Scalar(k.sc()));
-            self.emit(Instr::Cmp(c, k));
-            return Ty::INT;
-        }
-        let Some(b) = bop(op) else {
-            return Ty::INT;
-        };
-        if matches!(b, Bop::Shl | Bop::Shr) {
-            if ka.is_float() || kb.is_float() {
-                self.err(
-                    e.span,
-                    format!("invalid operands to binary {}", op.symbol()),
-                );
-            }
-            self.operand(l, &Ty::Scalar(ka.sc()));
-            self.operand(r, &Ty::Scalar(Sc::I64));
-            self.emit(Instr::Bin(b, ka));
-            return Ty::Scalar(ka.sc());
-        }
-        let k = Ak::usual(ka, kb);
-        if k.is_float() && matches!(b, Bop::Rem | Bop::And | Bop::Or | Bop::Xor) {
+        let rule = BinaryRule::of(op, ka, kb);
+        if !rule.is_valid() {
             self.err(
                 e.span,
                 format!("invalid operands to binary {}", op.symbol()),
             );
         }
-        self.operand(l, &Ty::Scalar(k.sc()));
-        self.operand(r, &Ty::Scalar(k.sc()));
-        self.emit(Instr::Bin(b, k));
-        Ty::Scalar(k.sc())
+        let (lk, rk) = rule.operand_kinds();
+        self.operand(l, &Ty::Scalar(lk));
+        self.operand(r, &Ty::Scalar(rk));
+        match rule {
+            BinaryRule::Compare(c, k) => self.emit(Instr::Cmp(c, k)),
+            BinaryRule::Shift(b, k, _) | BinaryRule::Arith(b, k) => self.emit(Instr::Bin(b, k)),
+            BinaryRule::Logic(_) => unreachable!("&& and || are compiled as jumps above"),
+        };
+        Ty::Scalar(rule.result())
     }
 
     fn operand(&mut self, x: &Expr, to: &Ty) {
@@ -2040,32 +1908,19 @@ impl Compiler {
                 } else {
                     let ka = sc.promote();
                     let kb = self.arith_kind(&rt, r.span);
-                    let Some(b) = bop(bop_) else {
+                    let rule = BinaryRule::of(bop_, ka, kb);
+                    let (BinaryRule::Shift(b, k, _) | BinaryRule::Arith(b, k)) = rule else {
                         self.err(e.span, "invalid compound assignment");
                         return t;
                     };
-                    let k = if matches!(b, Bop::Shl | Bop::Shr) {
-                        ka
-                    } else {
-                        Ak::usual(ka, kb)
-                    };
-                    if k.is_float()
-                        && matches!(
-                            b,
-                            Bop::Rem | Bop::And | Bop::Or | Bop::Xor | Bop::Shl | Bop::Shr
-                        )
-                    {
+                    if !rule.is_valid() {
                         self.err(
                             e.span,
                             format!("invalid operands to binary {}", bop_.symbol()),
                         );
                     }
-                    self.convert(&t, &Ty::Scalar(k.sc()), l.span);
-                    let rto = if matches!(b, Bop::Shl | Bop::Shr) {
-                        Sc::I64
-                    } else {
-                        k.sc()
-                    };
+                    let (lk, rto) = rule.operand_kinds();
+                    self.convert(&t, &Ty::Scalar(lk), l.span);
                     self.operand(r, &Ty::Scalar(rto));
                     self.emit(Instr::Bin(b, k));
                     self.convert(&Ty::Scalar(k.sc()), &t, e.span);

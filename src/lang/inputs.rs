@@ -258,7 +258,7 @@ fn reads_input(stmt: &Stmt, user: &BTreeSet<&str>) -> bool {
     let mut reads = false;
     visit_stmt_exprs(stmt, &mut |e| {
         if let ExprKind::Call { callee, .. } = &e.kind {
-            let library_read = callee.contains("scanf")
+            let library_read = (callee.contains("scanf") && callee != "sscanf")
                 || matches!(
                     callee.as_str(),
                     "getchar" | "gets" | "fgets" | "getc" | "fgetc" | "getline" | "read"
@@ -283,7 +283,7 @@ fn reads_text(stmt: &Stmt) -> bool {
             callee.as_str(),
             "getchar" | "gets" | "fgets" | "getc" | "fgetc" | "getline" | "read"
         );
-        if callee.contains("scanf") {
+        if callee.contains("scanf") && callee != "sscanf" {
             let format = args.iter().find_map(|a| match &a.kind {
                 ExprKind::StringLit(f) => Some(f),
                 _ => None,

@@ -28,6 +28,7 @@
 //!   libm port, which may differ in the last ulp for `pow`, `exp`, `log`...);
 //! - `printf`'s `%I64d` is read as `%lld` (the Codeforces programs' intent).
 
+pub mod arith;
 pub mod ast;
 pub mod builtins;
 pub mod bytecode;
@@ -39,6 +40,7 @@ pub mod lexer;
 pub mod parser;
 pub mod prefix;
 pub mod preprocess;
+pub mod scalar_eval;
 pub mod types;
 pub mod vm;
 
@@ -531,8 +533,8 @@ impl Program {
             .map(|(i, t)| {
                 let sc = t.sc().unwrap_or(Sc::I32);
                 match args.get(i).copied().unwrap_or(Num::Int(0)) {
-                    Num::Int(v) => vm::convert(Sc::I64, sc, v as u64),
-                    Num::Float(x) => vm::convert(Sc::F64, sc, x.to_bits()),
+                    Num::Int(v) => arith::convert(Sc::I64, sc, v as u64),
+                    Num::Float(x) => arith::convert(Sc::F64, sc, x.to_bits()),
                 }
             })
             .collect()

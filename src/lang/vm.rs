@@ -1,6 +1,7 @@
 //! The bytecode interpreter: an explicit frame stack (no Rust recursion), fuel, memory and output limits.
 
-use super::bytecode::{Bop, Code, Cop, HoleSite, HoleVarPlace, Instr};
+use super::arith::{binop, bit_not, canon, cmp, compare, convert, is_zero, negate};
+use super::bytecode::{Code, HoleSite, HoleVarPlace, Instr};
 use super::types::{Ak, Sc};
 use super::{Limits, Outcome, Undefined, UndefinedKind};
 
@@ -14,6 +15,11 @@ pub const PAD: u32 = 64;
 const FRAME_COST: usize = 64;
 /// Globals are charged against the memory budget by pages of this size, once written.
 const PAGE: usize = 4096;
+/// Bytes of bulk work one unit of fuel pays for: a step that zeroes, copies, scans or
+/// formats more (a local array's initialisation, a frame's arrays, `memset`, `strlen`,
+/// `printf` of a long string...) costs one more unit per this many bytes, so the fuel
+/// bounds the time of any program, not only of its statements.
+pub const BYTES_PER_STEP: usize = 64;
 
 /// Why execution stopped early.
 #[derive(Debug)]
@@ -79,6 +85,8 @@ pub struct Vm<'a> {
     fuel: u64,
     pub(crate) coverage: Option<Vec<bool>>,
     pub(crate) rand_state: u64,
+    /// Where `strtok(NULL, ...)` goes on (0: no string yet).
+    pub(crate) strtok_next: u64,
     slack: i64,
     last_ret: u64,
     hole_handler: Option<&'a mut dyn HoleHandler>,
@@ -114,6 +122,7 @@ pub struct Snapshot {
     stdout: Vec<u8>,
     coverage: Option<Vec<bool>>,
     rand_state: u64,
+    strtok_next: u64,
     last_ret: u64,
     undefined: Option<(u32, UndefinedKind)>,
 }
@@ -140,83 +149,6 @@ pub trait HoleHandler {
     fn value(&mut self, site: &HoleSite, original: u64, vars: &[u64]) -> Result<u64, String>;
 }
 
-/// Canonical register form of integer `v` stored as kind `sc`.
-#[inline(always)]
-pub fn canon(sc: Sc, v: u64) -> u64 {
-    match sc {
-        Sc::Bool => (v != 0) as u64,
-        Sc::I8 => v as i8 as i64 as u64,
-        Sc::U8 => v as u8 as u64,
-        Sc::I16 => v as i16 as i64 as u64,
-        Sc::U16 => v as u16 as u64,
-        Sc::I32 => v as i32 as i64 as u64,
-        Sc::U32 => v as u32 as u64,
-        Sc::I64 | Sc::U64 | Sc::Ptr => v,
-        Sc::F32 => (f64::from_bits(v) as f32 as f64).to_bits(),
-        Sc::F64 => v,
-    }
-}
-
-/// x86 `cvttsd2si` with a 32-bit destination: out of range gives 0x80000000.
-#[inline]
-fn f2i32(f: f64) -> i32 {
-    if f > -2147483649.0 && f < 2147483648.0 {
-        f as i32
-    } else {
-        i32::MIN
-    }
-}
-
-/// x86 `cvttsd2si` with a 64-bit destination: out of range gives 0x8000000000000000.
-#[inline]
-fn f2i64(f: f64) -> i64 {
-    if (-9223372036854775808.0..9223372036854775808.0).contains(&f) {
-        f as i64
-    } else {
-        i64::MIN
-    }
-}
-
-/// Converts a register value between storage kinds as gcc -O0 on x86-64 does.
-pub fn convert(from: Sc, to: Sc, v: u64) -> u64 {
-    if from.is_float() {
-        let f = f64::from_bits(v);
-        match to {
-            Sc::F64 => v,
-            Sc::F32 => (f as f32 as f64).to_bits(),
-            Sc::Bool => (f != 0.0) as u64,
-            Sc::I64 | Sc::Ptr => f2i64(f) as u64,
-            Sc::U64 => {
-                if f < 9223372036854775808.0 {
-                    f2i64(f) as u64
-                } else {
-                    (f2i64(f - 9223372036854775808.0) as u64) ^ (1 << 63)
-                }
-            }
-            Sc::U32 => canon(Sc::U32, f2i64(f) as u64),
-            _ => canon(to, f2i32(f) as i64 as u64),
-        }
-    } else {
-        match to {
-            Sc::F64 => {
-                if from == Sc::U64 {
-                    (v as f64).to_bits()
-                } else {
-                    (v as i64 as f64).to_bits()
-                }
-            }
-            Sc::F32 => {
-                if from == Sc::U64 {
-                    (v as f32 as f64).to_bits()
-                } else {
-                    (v as i64 as f32 as f64).to_bits()
-                }
-            }
-            _ => canon(to, v),
-        }
-    }
-}
-
 /// Splits a pointer into (object id, signed offset).
 #[inline(always)]
 pub fn split_ptr(p: u64) -> (u32, i32) {
@@ -227,111 +159,6 @@ pub fn split_ptr(p: u64) -> (u32, i32) {
 #[inline(always)]
 pub fn make_ptr(obj: u32, off: i32) -> u64 {
     (u64::from(obj) << 32) | u64::from(off as u32)
-}
-
-fn cmp<T: PartialOrd>(op: Cop, a: T, b: T) -> u64 {
-    (match op {
-        Cop::Eq => a == b,
-        Cop::Ne => a != b,
-        Cop::Lt => a < b,
-        Cop::Le => a <= b,
-        Cop::Gt => a > b,
-        Cop::Ge => a >= b,
-    }) as u64
-}
-
-fn div_zero() -> Trap {
-    Trap::Error("division by zero".into())
-}
-
-/// One signed integer operation of C at type `$t` (division traps on zero and on
-/// `MIN / -1`, as gcc's SIGFPE does), giving the `$t` result; an overflow of `+ - *`
-/// returns [`Trap::Undefined`] with the wrapped value.
-macro_rules! signed_binop {
-    ($t:ty, $op:expr, $a:expr, $b:expr) => {{
-        let (x, y) = ($a as $t, $b as $t);
-        let (r, overflow) = match $op {
-            Bop::Add => x.overflowing_add(y),
-            Bop::Sub => x.overflowing_sub(y),
-            Bop::Mul => x.overflowing_mul(y),
-            Bop::Div | Bop::Rem => {
-                if y == 0 {
-                    return Err(div_zero());
-                }
-                if x == <$t>::MIN && y == -1 {
-                    return Err(Trap::Error("integer overflow".into()));
-                }
-                if $op == Bop::Div {
-                    (x / y, false)
-                } else {
-                    (x % y, false)
-                }
-            }
-            Bop::Shl => (x.wrapping_shl($b as u32), false),
-            Bop::Shr => (x.wrapping_shr($b as u32), false),
-            Bop::And => (x & y, false),
-            Bop::Or => (x | y, false),
-            Bop::Xor => (x ^ y, false),
-        };
-        if overflow {
-            return Err(Trap::Undefined(
-                UndefinedKind::SignedOverflow,
-                r as i64 as u64,
-            ));
-        }
-        r
-    }};
-}
-
-/// Integer/float binary operation in kind `k`.
-#[inline(always)]
-fn binop(op: Bop, k: Ak, a: u64, b: u64) -> Result<u64, Trap> {
-    Ok(match k {
-        Ak::I32 => signed_binop!(i32, op, a, b) as i64 as u64,
-        Ak::U32 => {
-            let (x, y) = (a as u32, b as u32);
-            (match op {
-                Bop::Add => x.wrapping_add(y),
-                Bop::Sub => x.wrapping_sub(y),
-                Bop::Mul => x.wrapping_mul(y),
-                Bop::Div => x.checked_div(y).ok_or_else(div_zero)?,
-                Bop::Rem => x.checked_rem(y).ok_or_else(div_zero)?,
-                Bop::Shl => x.wrapping_shl(b as u32),
-                Bop::Shr => x.wrapping_shr(b as u32),
-                Bop::And => x & y,
-                Bop::Or => x | y,
-                Bop::Xor => x ^ y,
-            }) as u64
-        }
-        Ak::I64 => signed_binop!(i64, op, a, b) as u64,
-        Ak::U64 => match op {
-            Bop::Add => a.wrapping_add(b),
-            Bop::Sub => a.wrapping_sub(b),
-            Bop::Mul => a.wrapping_mul(b),
-            Bop::Div => a.checked_div(b).ok_or_else(div_zero)?,
-            Bop::Rem => a.checked_rem(b).ok_or_else(div_zero)?,
-            Bop::Shl => a.wrapping_shl(b as u32),
-            Bop::Shr => a.wrapping_shr(b as u32),
-            Bop::And => a & b,
-            Bop::Or => a | b,
-            Bop::Xor => a ^ b,
-        },
-        Ak::F32 | Ak::F64 => {
-            let (x, y) = (f64::from_bits(a), f64::from_bits(b));
-            let r = match op {
-                Bop::Add => x + y,
-                Bop::Sub => x - y,
-                Bop::Mul => x * y,
-                Bop::Div => x / y,
-                _ => return Err(Trap::Error("invalid floating-point operation".into())),
-            };
-            if k == Ak::F32 {
-                (r as f32 as f64).to_bits()
-            } else {
-                r.to_bits()
-            }
-        }
-    })
 }
 
 /// Whether `-a` overflows in signed kind `k` (C leaves it undefined).
@@ -362,54 +189,6 @@ fn float_fits(to: Sc, f: f64) -> bool {
         Sc::Bool | Sc::F32 | Sc::F64 => return true,
     };
     (min..=max).contains(&f.trunc())
-}
-
-/// `-a` in kind `k` (integers wrap).
-pub fn negate(k: Ak, a: u64) -> u64 {
-    match k {
-        Ak::I32 => (a as i32).wrapping_neg() as i64 as u64,
-        Ak::U32 => (a as u32).wrapping_neg() as u64,
-        Ak::I64 | Ak::U64 => a.wrapping_neg(),
-        Ak::F32 | Ak::F64 => (-f64::from_bits(a)).to_bits(),
-    }
-}
-
-/// `~a` in integer kind `k`.
-pub fn bit_not(k: Ak, a: u64) -> u64 {
-    match k {
-        Ak::U32 => (!(a as u32)) as u64,
-        _ => !a,
-    }
-}
-
-/// The binary operation `a op b` in kind `k` exactly as the interpreter does it; `Err`
-/// holds the runtime error message (division by zero, overflow of `MIN / -1`).
-pub fn binary(op: Bop, k: Ak, a: u64, b: u64) -> Result<u64, String> {
-    match binop(op, k, a, b) {
-        Ok(v) | Err(Trap::Undefined(_, v)) => Ok(v),
-        Err(Trap::Error(m)) => Err(m),
-        Err(other) => Err(format!("{other:?}")),
-    }
-}
-
-/// The comparison `a op b` in kind `k` (0 or 1) exactly as the interpreter does it.
-#[inline(always)]
-pub fn compare(op: Cop, k: Ak, a: u64, b: u64) -> u64 {
-    match k {
-        Ak::I32 | Ak::I64 => cmp(op, a as i64, b as i64),
-        Ak::U32 | Ak::U64 => cmp(op, a, b),
-        Ak::F32 | Ak::F64 => cmp(op, f64::from_bits(a), f64::from_bits(b)),
-    }
-}
-
-/// Whether `a` is zero in kind `k` (C truth: false).
-#[inline(always)]
-pub fn is_zero(k: Ak, a: u64) -> bool {
-    if k.is_float() {
-        f64::from_bits(a) == 0.0
-    } else {
-        a == 0
-    }
 }
 
 impl<'a> Vm<'a> {
@@ -449,6 +228,7 @@ impl<'a> Vm<'a> {
                 None
             },
             rand_state: 1,
+            strtok_next: 0,
             slack: i64::from(limits.bounds_slack.min(PAD)),
             last_ret: 0,
             hole_handler: None,
@@ -507,6 +287,7 @@ impl<'a> Vm<'a> {
             fuel: limits.fuel.saturating_sub(snap.steps),
             coverage: snap.coverage.clone(),
             rand_state: snap.rand_state,
+            strtok_next: snap.strtok_next,
             slack: i64::from(limits.bounds_slack.min(PAD)),
             last_ret: snap.last_ret,
             hole_handler: None,
@@ -542,6 +323,7 @@ impl<'a> Vm<'a> {
             stdout: self.stdout.clone(),
             coverage: self.coverage.clone(),
             rand_state: self.rand_state,
+            strtok_next: self.strtok_next,
             last_ret: self.last_ret,
             undefined: self.undefined,
         }
@@ -762,6 +544,20 @@ impl<'a> Vm<'a> {
         Ok(())
     }
 
+    /// Charges the fuel for `bytes` of bulk work (one unit per [`BYTES_PER_STEP`]
+    /// bytes, rounded down, so small work is free); `Timeout`, with no fuel left, when
+    /// it does not cover them.
+    #[inline]
+    pub(crate) fn charge(&mut self, bytes: usize) -> Result<(), Trap> {
+        let n = (bytes / BYTES_PER_STEP) as u64;
+        if n > self.fuel {
+            self.fuel = 0;
+            return Err(Trap::Timeout);
+        }
+        self.fuel -= n;
+        Ok(())
+    }
+
     /// Allocates a heap object of `n` bytes (zeroed); returns its pointer.
     pub fn malloc(&mut self, n: u64) -> Result<u64, Trap> {
         let n = usize::try_from(n).unwrap_or(usize::MAX);
@@ -769,6 +565,7 @@ impl<'a> Vm<'a> {
         {
             return Err(Trap::Memory);
         }
+        self.charge(n)?;
         let base = self.heap.len() + PAD as usize;
         self.heap.resize(base + n + PAD as usize, 0);
         let id = self.heap_objs.len() as u32 + HEAP_BIT;
@@ -820,6 +617,7 @@ impl<'a> Vm<'a> {
         if self.mem_used() + need > self.limits.memory_bytes {
             return Err(Trap::Memory);
         }
+        self.charge(func.frame_bytes as usize)?;
         let new_bp = self.slots.len();
         self.slots.resize(new_bp + func.n_slots as usize, 0);
         let np = func.n_params as usize;
@@ -1401,16 +1199,19 @@ impl<'a> Vm<'a> {
                 Instr::InitBytes(d) => {
                     let p = self.pop();
                     let data = code.data.get(d as usize).map(|v| &v[..]).unwrap_or(&[]);
+                    tr!(self.charge(data.len()));
                     let dst = tr!(self.bytes_mut(p, data.len() as u32));
                     dst.copy_from_slice(data);
                 }
                 Instr::ZeroBytes(n) => {
                     let p = self.pop();
+                    tr!(self.charge(n as usize));
                     tr!(self.bytes_mut(p, n)).fill(0);
                 }
                 Instr::CopyBytes(n) => {
                     let src = self.pop();
                     let dst = self.pop();
+                    tr!(self.charge(n as usize));
                     let tmp = tr!(self.bytes(src, n)).to_vec();
                     tr!(self.bytes_mut(dst, n)).copy_from_slice(&tmp);
                 }
