@@ -2,8 +2,8 @@
 
 use super::ast::{BinaryOp, ScalarType, UnaryOp};
 use super::bytecode::{Bop, Cop};
+use super::trap::Trap;
 use super::types::{Ak, Sc};
-use super::vm::Trap;
 use super::UndefinedKind;
 
 /// Storage kind of a scalar C type (`None`: `void`).

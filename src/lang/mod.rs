@@ -41,6 +41,7 @@ pub mod parser;
 pub mod prefix;
 pub mod preprocess;
 pub mod scalar_eval;
+pub mod trap;
 pub mod types;
 pub mod vm;
 

@@ -2,6 +2,7 @@
 
 use super::arith::{binop, bit_not, canon, cmp, compare, convert, is_zero, negate};
 use super::bytecode::{Code, HoleSite, HoleVarPlace, Instr};
+pub use super::trap::Trap;
 use super::types::{Ak, Sc};
 use super::{Limits, Outcome, Undefined, UndefinedKind};
 
@@ -20,29 +21,6 @@ const PAGE: usize = 4096;
 /// `printf` of a long string...) costs one more unit per this many bytes, so the fuel
 /// bounds the time of any program, not only of its statements.
 pub const BYTES_PER_STEP: usize = 64;
-
-/// Why execution stopped early.
-#[derive(Debug)]
-pub enum Trap {
-    /// A runtime error with its message; the line comes from the current instruction.
-    Error(String),
-    /// `exit(n)` or return from `main`.
-    Exit(i32),
-    /// Fuel exhausted.
-    Timeout,
-    /// Memory budget exceeded.
-    Memory,
-    /// Call depth exceeded.
-    CallDepth,
-    /// Output budget exceeded.
-    Output,
-    /// Stopped before an input read, as asked by [`Vm::pause_before_input`] (never an
-    /// outcome: [`Vm::resume`] continues the run).
-    Paused,
-    /// Never a stop: an operation whose behaviour C leaves undefined gave this value (what
-    /// gcc -O0 on x86-64 gives); the machine notes it and goes on.
-    Undefined(UndefinedKind, u64),
-}
 
 /// A memory object: a byte range of global/stack memory or of the heap.
 #[derive(Clone, Copy, Debug)]

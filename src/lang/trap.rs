@@ -1,0 +1,26 @@
+//! Why a run of the interpreter stopped early, or noted undefined behaviour and went on: the one error type of the VM, its arithmetic and its library.
+
+use super::UndefinedKind;
+
+/// Why execution stopped early.
+#[derive(Debug)]
+pub enum Trap {
+    /// A runtime error with its message; the line comes from the current instruction.
+    Error(String),
+    /// `exit(n)` or return from `main`.
+    Exit(i32),
+    /// Fuel exhausted.
+    Timeout,
+    /// Memory budget exceeded.
+    Memory,
+    /// Call depth exceeded.
+    CallDepth,
+    /// Output budget exceeded.
+    Output,
+    /// Stopped before an input read, as asked by [`Vm::pause_before_input`] (never an
+    /// outcome: [`Vm::resume`] continues the run).
+    Paused,
+    /// Never a stop: an operation whose behaviour C leaves undefined gave this value (what
+    /// gcc -O0 on x86-64 gives); the machine notes it and goes on.
+    Undefined(UndefinedKind, u64),
+}
