@@ -405,6 +405,7 @@ pub fn replace_node(root: &Expr, target: NodeId, with: &Expr) -> Option<Expr> {
             ExprKind::Cast { expr, .. } | ExprKind::SizeofExpr(expr) => vec![expr],
             ExprKind::Call { args, .. } => args.iter_mut().collect(),
             ExprKind::Index { base, index } => vec![base, index],
+            ExprKind::Member { base, .. } => vec![base],
             _ => vec![],
         };
         let mut found = false;
@@ -464,6 +465,7 @@ fn visit_children(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             f(base);
             f(index);
         }
+        ExprKind::Member { base, .. } => f(base),
         _ => {}
     }
 }
