@@ -821,6 +821,10 @@ impl Compiler {
                 n_params: params.len() as u32,
                 n_slots: f.n_slots,
                 frame_bytes: f.frame_bytes,
+                object_bytes: f
+                    .objects
+                    .iter()
+                    .fold(0u32, |t, &(_, len)| t.saturating_add(len)),
                 objects: f.objects,
             };
         }
