@@ -90,6 +90,20 @@ fn bulk_work_is_charged_to_the_fuel_by_its_size() {
     };
     let (none, ten) = (strlen(0), strlen(10));
     assert!(ten - none >= 10_000_000 / 64, "{none} {ten}");
+    // A frame is charged for its objects, not for the bounds-check padding around them:
+    // locals whose address is taken cost a call no more than registers do.
+    let frame = |body: &str| {
+        let src = format!(
+            "int f(int i) {{ {body} }}\n             int main(void) {{ int t = 0, i; for (i = 0; i < 100; i++) t += f(i); return t > 0; }}"
+        );
+        let e = run(&src, "", &Limits::default());
+        assert_eq!(e.outcome, Outcome::Exit(1));
+        e.steps
+    };
+    assert_eq!(
+        frame("int a = i, b = 1, c = 2; int *p = &a, *q = &b, *r = &c; return *p + *q + *r;"),
+        frame("int a = i, b = 1, c = 2; int *p = 0, *q = 0, *r = 0; return a + b + c;")
+    );
 }
 
 #[test]

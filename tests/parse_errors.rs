@@ -72,9 +72,9 @@ fn several_errors_in_one_program_are_all_reported() {
 
 #[test]
 fn unsupported_features_say_so() {
-    let (_, d) = parse("struct s { int x; };\nint main(void) { return 0; }\n");
+    let (_, d) = parse("union u { int x; float f; };\nint main(void) { return 0; }\n");
     assert_eq!(d.len(), 1);
-    assert_eq!(d[0].to_string(), "1:1: error: unsupported: struct types");
+    assert_eq!(d[0].to_string(), "1:1: error: unsupported: union types");
     assert!(d[0].is_unsupported());
 }
 

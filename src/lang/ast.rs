@@ -315,6 +315,9 @@ pub enum Type {
         /// Size expression as written (not evaluated by the parser).
         size: Option<Box<Expr>>,
     },
+    /// A structure type, by the key of its [`StructDef`]: the tag as written, or a
+    /// name the parser makes up for an anonymous `struct { ... }`.
+    Struct(String),
     /// A function type (prototypes only; calls through pointers are unsupported).
     Function {
         /// Return type.
@@ -340,6 +343,7 @@ impl Type {
             Type::Pointer(t) => t.base(),
             Type::Array { elem, .. } => elem.base(),
             Type::Function { ret, .. } => ret.base(),
+            Type::Struct(_) => ScalarType::Void,
         }
     }
 
@@ -393,8 +397,24 @@ pub struct Declaration {
     /// Enumeration constants defined by an `enum { ... }` specifier in this declaration
     /// (usually empty). Their type is `int`.
     pub enum_consts: Vec<EnumConst>,
+    /// Structure types defined by a `struct tag { ... }` specifier in this declaration
+    /// (usually empty), inner ones (a member's own `struct { ... }`) first.
+    pub struct_defs: Vec<StructDef>,
     /// The declarators; may be empty (`enum { A, B };`).
     pub declarators: Vec<Declarator>,
+}
+
+/// A structure definition `struct tag { members };`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StructDef {
+    /// The key [`Type::Struct`] names it by: the tag, or a made-up name (never a C
+    /// identifier a program could write: it starts with a digit-free `__anon`) for an
+    /// anonymous structure.
+    pub key: String,
+    /// Span from `struct` to the closing brace.
+    pub span: Span,
+    /// The members in order: name and type.
+    pub members: Vec<(String, Type)>,
 }
 
 /// One enumeration constant `NAME` or `NAME = value`.
@@ -709,6 +729,15 @@ pub enum ExprKind {
         /// Arguments.
         args: Vec<Expr>,
     },
+    /// `base.field` (`arrow` false) or `base->field` (`arrow` true).
+    Member {
+        /// The structure (or, with `->`, the pointer to it).
+        base: Box<Expr>,
+        /// The member's name.
+        field: String,
+        /// Written `->`.
+        arrow: bool,
+    },
     /// `base[index]`
     Index {
         /// The array or pointer.
@@ -811,7 +840,9 @@ impl Expr {
             | ExprKind::Cast { .. }
             | ExprKind::SizeofType(_)
             | ExprKind::SizeofExpr(_) => PREC_UNARY,
-            ExprKind::Call { .. } | ExprKind::Index { .. } => PREC_POSTFIX,
+            ExprKind::Call { .. } | ExprKind::Index { .. } | ExprKind::Member { .. } => {
+                PREC_POSTFIX
+            }
             ExprKind::IntLit { .. }
             | ExprKind::FloatLit { .. }
             | ExprKind::CharLit(_)
@@ -999,6 +1030,11 @@ fn write_expr(out: &mut String, e: &Expr, min_prec: u8, style: Style) {
             write_expr(out, index, 0, style);
             out.push(']');
         }
+        ExprKind::Member { base, field, arrow } => {
+            write_expr(out, base, PREC_POSTFIX, style);
+            out.push_str(if *arrow { "->" } else { "." });
+            out.push_str(field);
+        }
     }
     if paren {
         out.push(')');
@@ -1044,17 +1080,18 @@ fn write_string_lit(out: &mut String, bytes: &[u8]) {
 pub fn type_to_c(ty: &Type, inner: &str) -> String {
     let (base, decl) = declarator_to_c(ty, inner.to_string());
     if decl.is_empty() {
-        base.c_name().to_string()
+        base
     } else {
-        format!("{} {decl}", base.c_name())
+        format!("{base} {decl}")
     }
 }
 
-/// Splits a type into its base scalar and the declarator text around `inner`
-/// (`int *a[10]` gives `(Int, "*a[10]")`).
-pub fn declarator_to_c(ty: &Type, inner: String) -> (ScalarType, String) {
+/// Splits a type into its base type's C spelling and the declarator text around `inner`
+/// (`int *a[10]` gives `("int", "*a[10]")`, `struct S s` gives `("struct S", "s")`).
+pub fn declarator_to_c(ty: &Type, inner: String) -> (String, String) {
     match ty {
-        Type::Scalar(s) => (*s, inner),
+        Type::Scalar(s) => (s.c_name().to_string(), inner),
+        Type::Struct(key) => (format!("struct {key}"), inner),
         Type::Pointer(t) => match **t {
             Type::Array { .. } | Type::Function { .. } => declarator_to_c(t, format!("(*{inner})")),
             _ => declarator_to_c(t, format!("*{inner}")),
@@ -1148,7 +1185,18 @@ fn write_decl(out: &mut String, d: &Declaration) {
     }
     // Declarators with different base types (from typedefs) are printed as separate
     // declarations; usually there is one group.
-    let mut groups: Vec<(ScalarType, Vec<String>)> = Vec::new();
+    // Structure definitions print where the parser found them: the first `struct KEY`
+    // of the declaration (outermost last in `struct_defs`) spelled with its members.
+    let mut pending: Vec<&StructDef> = d.struct_defs.iter().collect();
+    if d.declarators.is_empty() {
+        if let Some(outer) = pending.last().map(|sd| format!("struct {}", sd.key)) {
+            out.push_str(&prefix);
+            out.push_str(&expand_struct(&outer, &mut pending));
+            out.push(';');
+            return;
+        }
+    }
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for dl in &d.declarators {
         let (base, mut text) = declarator_to_c(&dl.ty, dl.name.clone());
         if let Some(init) = &dl.init {
@@ -1171,7 +1219,7 @@ fn write_decl(out: &mut String, d: &Declaration) {
             out.push(' ');
         }
         out.push_str(&prefix);
-        out.push_str(base.c_name());
+        out.push_str(&expand_struct(base, &mut pending));
         out.push(' ');
         out.push_str(&texts.join(", "));
         out.push(';');
@@ -1182,6 +1230,29 @@ fn indent(out: &mut String, level: usize) {
     for _ in 0..level {
         out.push_str("    ");
     }
+}
+
+/// `base` (a type's base spelling) with the members of the structure it names when its
+/// definition is still `pending` (taken from it), nested definitions likewise.
+fn expand_struct(base: &str, pending: &mut Vec<&StructDef>) -> String {
+    let Some(key) = base.strip_prefix("struct ") else {
+        return base.to_string();
+    };
+    let Some(at) = pending.iter().position(|sd| sd.key == key) else {
+        return base.to_string();
+    };
+    let sd = pending.remove(at);
+    let mut out = format!("struct {key} {{");
+    for (name, ty) in &sd.members {
+        let (mbase, decl) = declarator_to_c(ty, name.clone());
+        out.push(' ');
+        out.push_str(&expand_struct(&mbase, pending));
+        out.push(' ');
+        out.push_str(&decl);
+        out.push(';');
+    }
+    out.push_str(" }");
+    out
 }
 
 fn write_block(out: &mut String, b: &Block, level: usize) {
@@ -1383,6 +1454,7 @@ pub fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             visit_expr(base, f);
             visit_expr(index, f);
         }
+        ExprKind::Member { base, .. } => visit_expr(base, f),
     }
 }
 
@@ -1478,7 +1550,7 @@ fn number_param(p: &mut Param, next: &mut u32) {
 
 fn number_type(t: &mut Type, next: &mut u32) {
     match t {
-        Type::Scalar(_) => {}
+        Type::Scalar(_) | Type::Struct(_) => {}
         Type::Pointer(inner) => number_type(inner, next),
         Type::Array { elem, size } => {
             if let Some(s) = size {
@@ -1500,6 +1572,11 @@ fn number_decl(d: &mut Declaration, next: &mut u32) {
     for c in &mut d.enum_consts {
         if let Some(v) = &mut c.value {
             number_expr(v, next);
+        }
+    }
+    for sd in &mut d.struct_defs {
+        for (_, t) in &mut sd.members {
+            number_type(t, next);
         }
     }
     for dl in &mut d.declarators {
@@ -1616,6 +1693,7 @@ fn number_expr(e: &mut Expr, next: &mut u32) {
             number_expr(base, next);
             number_expr(index, next);
         }
+        ExprKind::Member { base, .. } => number_expr(base, next),
     }
 }
 

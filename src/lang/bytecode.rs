@@ -406,8 +406,12 @@ pub struct Func {
     pub n_params: u32,
     /// Registers (params, scalar locals, temporaries).
     pub n_slots: u32,
-    /// Bytes of frame memory (arrays and address-taken locals).
+    /// Bytes of frame memory (arrays and address-taken locals, with the bounds-check
+    /// padding around each).
     pub frame_bytes: u32,
+    /// Bytes of the frame's objects themselves, without their padding: what a call is
+    /// charged for zeroing its frame (`vm::BYTES_PER_STEP`).
+    pub object_bytes: u32,
     /// Frame objects: (offset in frame memory, length).
     pub objects: Vec<(u32, u32)>,
 }

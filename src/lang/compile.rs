@@ -5,8 +5,8 @@ use std::collections::{HashMap, HashSet};
 use super::arith::{canon, conditional_kind, convert, convert_constant, cop, sc_of, BinaryRule};
 use super::ast::{
     visit_expr, visit_stmt_exprs, BinaryOp, Block, Declaration, Declarator, Expr, ExprKind,
-    FunctionDef, Initializer, Item, NodeId, Span, Stmt, StmtKind, Storage, TranslationUnit, Type,
-    UnaryOp,
+    FunctionDef, Initializer, Item, NodeId, Span, Stmt, StmtKind, Storage, StructDef,
+    TranslationUnit, Type, UnaryOp,
 };
 use super::builtins::{self, Sig};
 use super::bytecode::{
@@ -14,7 +14,7 @@ use super::bytecode::{
 };
 use super::diag::Diagnostic;
 use super::scalar_eval::{self, Node};
-use super::types::{Ak, Sc, Ty};
+use super::types::{Ak, Sc, StructLayout, Ty};
 use super::vm::{make_ptr, split_ptr, PAD};
 
 /// Headers whose functions and macros the interpreter supports.
@@ -96,6 +96,8 @@ struct FnState {
     addr_taken: HashSet<String>,
     /// Case/default statement node -> jump slot to patch with its address.
     case_targets: HashMap<NodeId, usize>,
+    /// A function returning a structure: its return buffer.
+    ret_buf: Option<u64>,
 }
 
 #[derive(Clone)]
@@ -144,6 +146,11 @@ struct Compiler {
     types: HashMap<NodeId, Option<Ty>>,
     /// The expression node compiled as a repair hole, if any.
     hole: Option<NodeId>,
+    /// Structure layouts by key (tags are not scoped: a later definition of a tag
+    /// replaces the earlier one).
+    structs: HashMap<String, std::sync::Arc<StructLayout>>,
+    /// Each function returning a structure: the global buffer its `return` copies to.
+    ret_bufs: HashMap<String, u64>,
 }
 
 /// Well-known macro constants accepted even when the preprocessor left them as names.
@@ -333,10 +340,59 @@ impl Compiler {
                 };
                 Ty::Array(Box::new(e), n)
             }
+            Type::Struct(key) => Ty::Struct(match self.structs.get(key) {
+                Some(l) => l.clone(),
+                None => std::sync::Arc::new(StructLayout::incomplete(key.clone())),
+            }),
             Type::Function { .. } => {
                 self.err(span, "unsupported: function pointer types");
                 Ty::INT
             }
+        }
+    }
+
+    /// Lays out the structures a declaration defines, in order (a definition's own key is
+    /// known, incomplete, while its members are read: a member may point to it).
+    fn define_structs(&mut self, defs: &[StructDef]) {
+        for sd in defs {
+            let key = sd.key.clone();
+            self.structs.insert(
+                key.clone(),
+                std::sync::Arc::new(StructLayout::incomplete(key.clone())),
+            );
+            let mut members = Vec::with_capacity(sd.members.len());
+            for (name, t) in &sd.members {
+                let ty = self.ty(t, sd.span);
+                if !self.is_complete(&ty) || ty == Ty::Void {
+                    self.err(sd.span, format!("field '{name}' has incomplete type"));
+                }
+                members.push((name.clone(), ty));
+            }
+            let layout = StructLayout::new(key.clone(), members);
+            self.structs.insert(key, std::sync::Arc::new(layout));
+        }
+    }
+
+    /// Whether objects of type `t` have a known size (no incomplete structure inside).
+    fn is_complete(&self, t: &Ty) -> bool {
+        match t {
+            Ty::Struct(l) => l.complete,
+            Ty::Array(e, _) => self.is_complete(e),
+            _ => true,
+        }
+    }
+
+    /// `t` with incomplete structures (pointed to from inside their own definitions)
+    /// replaced by their layouts, now known.
+    fn completed(&self, t: Ty) -> Ty {
+        match t {
+            Ty::Struct(l) if !l.complete => match self.structs.get(&l.key) {
+                Some(c) => Ty::Struct(c.clone()),
+                None => Ty::Struct(l),
+            },
+            Ty::Ptr(e) => Ty::Ptr(Box::new(self.completed(*e))),
+            Ty::Array(e, n) => Ty::Array(Box::new(self.completed(*e)), n),
+            t => t,
         }
     }
 
@@ -394,12 +450,22 @@ impl Compiler {
         // Pass 1: function signatures (definitions and prototypes), so calls may precede them.
         let mut n_funcs = 0u32;
         for item in &tu.items {
+            if let Item::Decl(d) = item {
+                // File-scope structures, known to the signatures that use them.
+                self.define_structs(&d.struct_defs);
+            }
             if let Item::Function(f) = item {
                 if self.funcs.get(&f.name).is_some_and(|s| s.defined) {
                     self.err(f.name_span, format!("redefinition of '{}'", f.name));
                     continue;
                 }
                 let ret = self.ty(&f.ret, f.span);
+                if let Ty::Struct(l) = &ret {
+                    // A structure is returned through this function's own global buffer,
+                    // which each call site copies from at once.
+                    let buf = self.global_object(l.size, None);
+                    self.ret_bufs.insert(f.name.clone(), buf);
+                }
                 let params = f
                     .params
                     .iter()
@@ -521,6 +587,11 @@ impl Compiler {
                 dc.name_span,
                 format!("variable '{}' declared void", dc.name),
             );
+        } else if !self.is_complete(&ty) {
+            self.err(
+                dc.name_span,
+                format!("storage size of '{}' isn't known", dc.name),
+            );
         }
         let size = ty.size();
         if size > (1 << 31) {
@@ -537,6 +608,14 @@ impl Compiler {
         });
         let p = self.global_object(size, init);
         Var::Global(p, ty)
+    }
+
+    /// The span of an initialiser (for diagnostics).
+    fn init_span(&self, init: &Initializer) -> Span {
+        match init {
+            Initializer::Expr(x) => x.span,
+            Initializer::List { span, .. } => *span,
+        }
     }
 
     /// Fills in `int a[] = {...}` / `char s[] = "..."` sizes.
@@ -595,6 +674,17 @@ impl Compiler {
                     self.const_init(e, it, bytes, off + k * es);
                 }
             }
+            (Ty::Struct(l), Initializer::List { items, .. }) => {
+                if items.len() > l.members.len() {
+                    self.err(
+                        self.init_span(init),
+                        "excess elements in struct initializer",
+                    );
+                }
+                for ((_, moff, mt), it) in l.members.iter().zip(items) {
+                    self.const_init(mt, it, bytes, off + *moff as usize);
+                }
+            }
             (
                 Ty::Array(_, n),
                 Initializer::Expr(Expr {
@@ -650,6 +740,7 @@ impl Compiler {
         self.line = fd.span.line;
         self.f = FnState {
             ret: Some(sym.ret.clone()),
+            ret_buf: self.ret_bufs.get(&fd.name).copied(),
             ..FnState::default()
         };
         for s in &fd.body.stmts {
@@ -669,7 +760,9 @@ impl Compiler {
             }
             if let Some(name) = &p.name {
                 sig_params.push((name.clone(), t.clone()));
-                if self.f.addr_taken.contains(name) {
+                // A structure argument arrives as a pointer to the caller's object; the
+                // callee works on its own copy.
+                if self.f.addr_taken.contains(name) || matches!(t, Ty::Struct(_)) {
                     to_spill.push((i as u32, name.clone(), t));
                 } else if let Some(s) = self.scopes.last_mut() {
                     s.insert(name.clone(), Var::Slot(i as u32, t));
@@ -682,6 +775,8 @@ impl Compiler {
             self.emit(Instr::Slot(slot));
             if let Some(sc) = t.sc() {
                 self.emit(Instr::Store(sc));
+            } else {
+                self.emit(Instr::CopyBytes(t.size() as u32));
             }
             if let Some(s) = self.scopes.last_mut() {
                 s.insert(name, Var::Local(obj, t));
@@ -697,7 +792,9 @@ impl Compiler {
         self.line = fd.body.span.line;
         // Falling off the end: main returns 0 (C99); other functions return what gcc
         // leaves in eax in the common case, the value of the last call that returned.
-        if fd.name == "main" || sym.ret == Ty::Void {
+        if let Some(buf) = self.f.ret_buf {
+            self.emit(Instr::Const(buf));
+        } else if fd.name == "main" || sym.ret == Ty::Void {
             self.emit(Instr::Const(0));
         } else {
             self.emit(Instr::LastRet);
@@ -724,6 +821,10 @@ impl Compiler {
                 n_params: params.len() as u32,
                 n_slots: f.n_slots,
                 frame_bytes: f.frame_bytes,
+                object_bytes: f
+                    .objects
+                    .iter()
+                    .fold(0u32, |t, &(_, len)| t.saturating_add(len)),
                 objects: f.objects,
             };
         }
@@ -900,6 +1001,12 @@ impl Compiler {
                         } else {
                             self.convert(&t, &ret, e.span);
                         }
+                        if let Some(buf) = self.f.ret_buf {
+                            self.emit(Instr::Const(buf));
+                            self.emit(Instr::Swap);
+                            self.emit(Instr::CopyBytes(ret.size() as u32));
+                            self.emit(Instr::Const(buf));
+                        }
                     }
                     None => {
                         self.emit(Instr::Const(0));
@@ -990,6 +1097,7 @@ impl Compiler {
 
     fn local_decl(&mut self, s: &Stmt, d: &Declaration) {
         self.enum_consts(d, false);
+        self.define_structs(&d.struct_defs);
         if d.storage == Storage::Typedef {
             return;
         }
@@ -1043,6 +1151,13 @@ impl Compiler {
                 );
                 continue;
             }
+            if !self.is_complete(&ty) {
+                self.err(
+                    dc.name_span,
+                    format!("storage size of '{}' isn't known", dc.name),
+                );
+                continue;
+            }
             let var = match &ty {
                 Ty::Scalar(_) | Ty::Ptr(_) if !self.f.addr_taken.contains(&dc.name) => {
                     Var::Slot(self.new_slot(), ty.clone())
@@ -1078,7 +1193,7 @@ impl Compiler {
                     Var::Local(obj, t) => {
                         let t = t.clone();
                         let obj = *obj;
-                        if matches!(t, Ty::Array(..)) {
+                        if matches!(t, Ty::Array(..) | Ty::Struct(_)) {
                             self.emit(Instr::AddrLocal(obj));
                             self.emit(Instr::ZeroBytes(t.size() as u32));
                         }
@@ -1127,6 +1242,29 @@ impl Compiler {
                 for (k, it) in items.iter().enumerate().take(*n as usize) {
                     self.local_init(obj, e, it, off + k as u64 * es);
                 }
+            }
+            (Ty::Struct(l), Initializer::List { items, .. }) => {
+                if items.len() > l.members.len() {
+                    self.err(
+                        self.init_span(init),
+                        "excess elements in struct initializer",
+                    );
+                }
+                for ((_, moff, mt), it) in l.members.iter().zip(items) {
+                    self.local_init(obj, mt, it, off + *moff);
+                }
+            }
+            (Ty::Struct(l), Initializer::Expr(x)) => {
+                self.emit(Instr::AddrLocal(obj));
+                if off != 0 {
+                    self.emit(Instr::Const(off));
+                    self.emit(Instr::PtrAdd(1));
+                }
+                let et = self.expr(x);
+                if et != *ty {
+                    self.err(x.span, format!("invalid initializer: '{et}' for '{ty}'"));
+                }
+                self.emit(Instr::CopyBytes(l.size as u32));
             }
             (
                 Ty::Array(_, n),
@@ -1450,7 +1588,7 @@ impl Compiler {
                 args,
                 callee_span,
             } => self.call(e, callee, *callee_span, args),
-            ExprKind::Index { .. } => {
+            ExprKind::Index { .. } | ExprKind::Member { .. } => {
                 let t = self.place(e);
                 self.load_place(t)
             }
@@ -1518,7 +1656,9 @@ impl Compiler {
                 t
             }
             Place::Mem(t) => match &t {
-                Ty::Array(..) => t,
+                // An array decays to the pointer; a structure is used through it
+                // (copied by an assignment).
+                Ty::Array(..) | Ty::Struct(_) => t,
                 _ => {
                     if let Some(sc) = t.sc() {
                         self.emit(Instr::Load(sc));
@@ -1577,8 +1717,62 @@ impl Compiler {
                 } else {
                     self.emit(Instr::Swap);
                 }
+                let elem = self.completed(elem);
                 self.emit(Instr::PtrAdd(elem.size() as u32));
                 Place::Mem(elem)
+            }
+            ExprKind::Member { base, field, arrow } => {
+                let st = if *arrow {
+                    match self.expr(base) {
+                        Ty::Ptr(inner) => self.completed(*inner),
+                        t => {
+                            self.err(
+                                e.span,
+                                format!("invalid type argument of '->' (have '{t}')"),
+                            );
+                            return Place::Mem(Ty::INT);
+                        }
+                    }
+                } else if matches!(
+                    base.kind,
+                    ExprKind::Call { .. }
+                        | ExprKind::Conditional { .. }
+                        | ExprKind::Comma { .. }
+                        | ExprKind::Assign { .. }
+                ) {
+                    // A structure value: the pointer to it.
+                    self.expr(base)
+                } else {
+                    match self.place(base) {
+                        Place::Mem(t) => t,
+                        Place::Slot(_, t) | Place::Global(_, _, t) => {
+                            self.err(
+                                e.span,
+                                format!("request for member '{field}' in something not a structure ('{t}')"),
+                            );
+                            return Place::Mem(Ty::INT);
+                        }
+                    }
+                };
+                let Ty::Struct(l) = &st else {
+                    self.err(
+                        e.span,
+                        format!(
+                            "request for member '{field}' in something not a structure ('{st}')"
+                        ),
+                    );
+                    return Place::Mem(Ty::INT);
+                };
+                let Some((off, mt)) = l.member(field) else {
+                    self.err(e.span, format!("'{st}' has no member named '{field}'"));
+                    return Place::Mem(Ty::INT);
+                };
+                let mt = self.completed(mt.clone());
+                if off != 0 {
+                    self.emit(Instr::Const(off));
+                    self.emit(Instr::PtrAdd(1));
+                }
+                Place::Mem(mt)
             }
             ExprKind::Unary {
                 op: UnaryOp::Deref,
@@ -1590,7 +1784,7 @@ impl Compiler {
                         if *inner == Ty::Void {
                             self.err(e.span, "dereferencing 'void *' pointer");
                         }
-                        Place::Mem(*inner)
+                        Place::Mem(self.completed(*inner))
                     }
                     _ => {
                         self.err(e.span, "invalid type argument of unary '*'");
@@ -1872,6 +2066,24 @@ impl Compiler {
             Place::Mem(t) => (t.clone(), None, None),
             Place::Global(off, _, t) => (t.clone(), None, Some(*off)),
         };
+        if let (Ty::Struct(layout), Place::Mem(_)) = (&t, &p) {
+            // Whole-structure assignment copies its bytes; the value of `a = b` is `a`.
+            if op.is_some() {
+                self.err(e.span, "invalid operands to compound assignment");
+            }
+            if want {
+                self.emit(Instr::Dup);
+            }
+            let rt = self.expr(r);
+            if rt != t {
+                self.err(
+                    r.span,
+                    format!("incompatible types when assigning to type '{t}' from type '{rt}'"),
+                );
+            }
+            self.emit(Instr::CopyBytes(layout.size as u32));
+            return t;
+        }
         let Some(sc) = t.sc() else {
             self.err(l.span, "assignment to expression with array type");
             return Ty::INT;
@@ -1986,6 +2198,15 @@ impl Compiler {
                 }
             }
             self.emit(Instr::Call(f.idx));
+            if let Ty::Struct(l) = &f.ret {
+                // Out of the callee's buffer at once, so that another call to it (in the
+                // same expression) cannot overwrite this value.
+                let tmp = self.local_object(l.size);
+                self.emit(Instr::AddrLocal(tmp));
+                self.emit(Instr::Swap);
+                self.emit(Instr::CopyBytes(l.size as u32));
+                self.emit(Instr::AddrLocal(tmp));
+            }
             return f.ret;
         }
         let Some(sig) = builtins::lookup(name) else {

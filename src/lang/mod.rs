@@ -27,6 +27,10 @@
 //! - math functions call the platform libm (glibc natively; the wasm build uses Rust's
 //!   libm port, which may differ in the last ulp for `pow`, `exp`, `log`...);
 //! - `printf`'s `%I64d` is read as `%lld` (the Codeforces programs' intent).
+//! - structures (`struct tag { ... }`, typedef'd and anonymous ones, nested, arrays of
+//!   them, `.`, `->`, whole-structure assignment, by-value arguments and results) are laid
+//!   out as gcc does on x86-64; unions and bit-fields are unsupported; structure tags are
+//!   not scoped (a later definition of a tag replaces the earlier one).
 
 pub mod arith;
 pub mod ast;

@@ -88,7 +88,7 @@ fn type_depth(t: &Type) -> usize {
     let mut t = t;
     loop {
         t = match t {
-            Type::Scalar(_) => return d,
+            Type::Scalar(_) | Type::Struct(_) => return d,
             Type::Pointer(inner) => inner,
             Type::Array { elem, .. } => elem,
             Type::Function { ret, .. } => ret,
@@ -210,6 +210,7 @@ struct Specs {
     is_const: bool,
     is_inline: bool,
     enum_consts: Vec<EnumConst>,
+    struct_defs: Vec<StructDef>,
 }
 
 /// A derivation suffix of a declarator: `[size]` or `(params)`.
@@ -234,6 +235,8 @@ struct Parser<'a> {
     gave_up: bool,
     /// Innermost scope last: `Some(ty)` for typedef names, `None` for ordinary names.
     scopes: Vec<HashMap<String, Option<Type>>>,
+    /// Anonymous structures seen so far (their made-up keys are numbered).
+    anon_structs: u32,
 }
 
 fn placeholder(span: Span) -> Expr {
@@ -284,6 +287,7 @@ impl<'a> Parser<'a> {
             last_error_at: None,
             gave_up: false,
             scopes: vec![base],
+            anon_structs: 0,
         }
     }
 
@@ -583,6 +587,7 @@ impl<'a> Parser<'a> {
                         is_const: false,
                         is_inline: false,
                         enum_consts: Vec::new(),
+                        struct_defs: Vec::new(),
                     }
                 } else {
                     self.error_here(format!("expected declaration {}", before_tok(self.peek())));
@@ -667,6 +672,7 @@ impl<'a> Parser<'a> {
             storage: specs.storage,
             is_const: specs.is_const,
             enum_consts: specs.enum_consts,
+            struct_defs: specs.struct_defs,
             declarators: Vec::new(),
         }
     }
@@ -726,6 +732,7 @@ impl<'a> Parser<'a> {
             storage: specs.storage,
             is_const: specs.is_const,
             enum_consts: specs.enum_consts,
+            struct_defs: specs.struct_defs,
             declarators,
         }
     }
@@ -760,6 +767,8 @@ impl<'a> Parser<'a> {
         let mut storage = Storage::None;
         let (mut is_const, mut is_inline) = (false, false);
         let mut enum_consts = Vec::new();
+        let mut struct_defs = Vec::new();
+        let mut struct_ty: Option<Type> = None;
         let (mut void, mut char_, mut short, mut int, mut long, mut float, mut double) =
             (0, 0, 0, 0, 0, 0, 0);
         let (mut signed, mut unsigned, mut bool_, mut int64) = (0, 0, 0, 0);
@@ -794,15 +803,14 @@ impl<'a> Parser<'a> {
                 "unsigned" => unsigned += 1,
                 "_Bool" => bool_ += 1,
                 "__int64" => int64 += 1,
-                "struct" | "union" => {
-                    self.unsupported(
-                        t.span,
-                        if word == "struct" {
-                            "struct types"
-                        } else {
-                            "union types"
-                        },
-                    );
+                "struct" => {
+                    self.advance();
+                    struct_ty = Some(self.struct_specifier(t.span, &mut struct_defs));
+                    other = true;
+                    continue;
+                }
+                "union" => {
+                    self.unsupported(t.span, "union types");
                     self.advance();
                     if self.peek_name().is_some() {
                         self.advance();
@@ -932,8 +940,8 @@ impl<'a> Parser<'a> {
         } else {
             ScalarType::Int
         };
-        let ty = match typedef_ty {
-            Some(t) if !conflicting => t,
+        let ty = match (typedef_ty, struct_ty) {
+            (Some(t), _) | (None, Some(t)) if !conflicting => t,
             _ => Type::Scalar(scalar),
         };
         Some(Specs {
@@ -942,7 +950,88 @@ impl<'a> Parser<'a> {
             is_const,
             is_inline,
             enum_consts,
+            struct_defs,
         })
+    }
+
+    /// After `struct` (at `kw`): an optional tag and an optional `{ members }` list,
+    /// whose definition (after those of structures defined inside it) goes to `out`.
+    /// Returns the type, named by the tag or, for an anonymous structure, a made-up key.
+    fn struct_specifier(&mut self, kw: Span, out: &mut Vec<StructDef>) -> Type {
+        let tag = self.peek_name().map(str::to_string);
+        if tag.is_some() {
+            self.advance();
+        }
+        if !self.is(Punct::LBrace) {
+            return match tag {
+                Some(t) => Type::Struct(t),
+                None => {
+                    self.error_at(kw, "expected '{' or a tag after 'struct'");
+                    Type::INT
+                }
+            };
+        }
+        let key = tag.unwrap_or_else(|| {
+            self.anon_structs += 1;
+            format!("__anon{}", self.anon_structs)
+        });
+        if !self.enter() {
+            return Type::Struct(key);
+        }
+        let start = self.pos;
+        self.advance(); // `{`
+        let mut members: Vec<(String, Type)> = Vec::new();
+        while !self.is(Punct::RBrace) && !self.at_eof() && !self.gave_up && !self.too_deep {
+            let Some(specs) = self.specifiers() else {
+                self.error_here(format!(
+                    "expected specifier-qualifier-list {}",
+                    before_tok(self.peek())
+                ));
+                self.skip_to_stmt_end();
+                continue;
+            };
+            out.extend(specs.struct_defs.iter().cloned());
+            if specs.storage != Storage::None {
+                let span = self.span_from(start);
+                self.error_at(span, "storage class in a structure member");
+            }
+            loop {
+                let (name, ty) = self.declarator(specs.ty.clone(), true);
+                if self.is(Punct::Colon) {
+                    let span = self.peek().span;
+                    self.unsupported(span, "bit-fields");
+                    self.advance();
+                    self.conditional();
+                }
+                match name {
+                    Some((n, nspan)) => {
+                        if members.iter().any(|(m, _)| *m == n) {
+                            self.error_at(nspan, format!("duplicate member '{n}'"));
+                        }
+                        members.push((n, ty));
+                    }
+                    None => {
+                        let span = self.peek().span;
+                        self.unsupported(span, "anonymous structure members");
+                    }
+                }
+                if self.too_deep || !self.eat(Punct::Comma) {
+                    break;
+                }
+            }
+            self.end_stmt("at end of member declaration");
+        }
+        self.expect(Punct::RBrace, "at end of structure definition");
+        self.leave();
+        if members.is_empty() {
+            self.error_at(kw, "structure has no members");
+        }
+        out.push(StructDef {
+            key: key.clone(),
+            span: kw.to(self.span_from(start)),
+            members,
+        });
+        Type::Struct(key)
     }
 
     /// Skips a balanced `{ ... }` group starting at the cursor.
@@ -1190,6 +1279,7 @@ impl<'a> Parser<'a> {
                             is_const: false,
                             is_inline: false,
                             enum_consts: Vec::new(),
+                            struct_defs: Vec::new(),
                         }
                     } else {
                         self.error_here(format!(
@@ -1915,13 +2005,23 @@ impl<'a> Parser<'a> {
                         },
                     )
                 }
-                _ => {
-                    self.unsupported(op_span, "struct member access");
-                    if self.peek_name().is_some() {
+                _ => match self.peek_name().map(str::to_string) {
+                    Some(field) => {
                         self.advance();
+                        self.mk(
+                            start,
+                            ExprKind::Member {
+                                base: Box::new(e),
+                                field,
+                                arrow: p == Punct::Arrow,
+                            },
+                        )
                     }
-                    e
-                }
+                    None => {
+                        self.error_at(op_span, "expected identifier after member operator");
+                        e
+                    }
+                },
             };
         }
         for _ in 0..levels {

@@ -159,6 +159,72 @@ pub enum Ty {
     Ptr(Box<Ty>),
     /// Array of `len` elements.
     Array(Box<Ty>, u64),
+    /// A structure: its members' places and types.
+    Struct(std::sync::Arc<StructLayout>),
+}
+
+/// The layout of a structure type as gcc gives it on x86-64: each member at the next
+/// offset its alignment allows, the size rounded up to the largest alignment.
+#[derive(Clone, Debug)]
+pub struct StructLayout {
+    /// The key the program names it by (its tag, or a made-up key if anonymous).
+    pub key: String,
+    /// Whether the members are known (a pointer member to the structure being defined
+    /// refers to it before it is complete).
+    pub complete: bool,
+    /// Size in bytes.
+    pub size: u64,
+    /// Alignment in bytes.
+    pub align: u64,
+    /// The members in order: name, offset and type.
+    pub members: Vec<(String, u64, Ty)>,
+}
+
+impl PartialEq for StructLayout {
+    /// One structure type per key: a complete layout and the incomplete reference to it
+    /// from inside its own definition are the same type.
+    fn eq(&self, other: &StructLayout) -> bool {
+        self.key == other.key
+    }
+}
+
+impl StructLayout {
+    /// Lays out `members` in order.
+    pub fn new(key: String, members: Vec<(String, Ty)>) -> StructLayout {
+        let (mut size, mut align) = (0u64, 1u64);
+        let mut placed = Vec::with_capacity(members.len());
+        for (name, ty) in members {
+            let a = ty.align();
+            size = size.div_ceil(a).saturating_mul(a);
+            placed.push((name, size, ty.clone()));
+            size = size.saturating_add(ty.size());
+            align = align.max(a);
+        }
+        StructLayout {
+            key,
+            complete: true,
+            size: size.div_ceil(align).saturating_mul(align),
+            align,
+            members: placed,
+        }
+    }
+    /// A structure referred to before its definition is complete.
+    pub fn incomplete(key: String) -> StructLayout {
+        StructLayout {
+            key,
+            complete: false,
+            size: 0,
+            align: 1,
+            members: vec![],
+        }
+    }
+    /// The offset and type of member `name`.
+    pub fn member(&self, name: &str) -> Option<(u64, &Ty)> {
+        self.members
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, off, t)| (*off, t))
+    }
 }
 
 impl Ty {
@@ -174,6 +240,18 @@ impl Ty {
             Ty::Scalar(s) => u64::from(s.size()),
             Ty::Ptr(_) => 8,
             Ty::Array(e, n) => e.size().saturating_mul(*n),
+            Ty::Struct(l) => l.size,
+        }
+    }
+    /// Alignment in bytes (gcc's on x86-64: a scalar's size, an array's element's, a
+    /// structure's largest member's).
+    pub fn align(&self) -> u64 {
+        match self {
+            Ty::Void => 1,
+            Ty::Scalar(s) => u64::from(s.size()),
+            Ty::Ptr(_) => 8,
+            Ty::Array(e, _) => e.align(),
+            Ty::Struct(l) => l.align,
         }
     }
     /// The storage kind of a scalar or pointer type.
@@ -222,6 +300,7 @@ impl std::fmt::Display for Ty {
             Ty::Scalar(s) => write!(f, "{}", s.name()),
             Ty::Ptr(e) => write!(f, "{e} *"),
             Ty::Array(e, n) => write!(f, "{e} [{n}]"),
+            Ty::Struct(l) => write!(f, "struct {}", l.key),
         }
     }
 }

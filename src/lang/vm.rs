@@ -595,7 +595,10 @@ impl<'a> Vm<'a> {
         if self.mem_used() + need > self.limits.memory_bytes {
             return Err(Trap::Memory);
         }
-        self.charge(func.frame_bytes as usize)?;
+        // The objects' own bytes: the padding the bounds checks put around each is the
+        // interpreter's, not the program's (one `int` whose address is taken costs
+        // nothing more, as in a gcc-built program).
+        self.charge(func.object_bytes as usize)?;
         let new_bp = self.slots.len();
         self.slots.resize(new_bp + func.n_slots as usize, 0);
         let np = func.n_params as usize;

@@ -406,6 +406,7 @@ pub fn replace_node(root: &Expr, target: NodeId, with: &Expr) -> Option<Expr> {
             ExprKind::Cast { expr, .. } | ExprKind::SizeofExpr(expr) => vec![expr],
             ExprKind::Call { args, .. } => args.iter_mut().collect(),
             ExprKind::Index { base, index } => vec![base, index],
+            ExprKind::Member { base, .. } => vec![base],
             _ => vec![],
         };
         let mut found = false;
@@ -465,6 +466,7 @@ fn visit_children(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             f(base);
             f(index);
         }
+        ExprKind::Member { base, .. } => f(base),
         _ => {}
     }
 }

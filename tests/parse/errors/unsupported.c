@@ -1,7 +1,7 @@
-struct point { int x, y; };
+union point { int x, y; };
 int main(void) {
-    struct point p;
-    p.x = 1;
+    union point p;
+    struct s { int a : 3; } b;
     int a[3] = { [1] = 2 };
     int y = a ?: 3;
     return p.y;
