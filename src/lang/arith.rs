@@ -247,6 +247,26 @@ fn div_zero() -> Trap {
     Trap::Error("division by zero".into())
 }
 
+/// An unsigned operation on `$t` (wrapping, as C's unsigned arithmetic is defined to);
+/// division by zero traps.
+macro_rules! unsigned_binop {
+    ($t:ty, $op:expr, $a:expr, $b:expr) => {{
+        let (x, y) = ($a as $t, $b as $t);
+        match $op {
+            Bop::Add => x.wrapping_add(y),
+            Bop::Sub => x.wrapping_sub(y),
+            Bop::Mul => x.wrapping_mul(y),
+            Bop::Div => x.checked_div(y).ok_or_else(div_zero)?,
+            Bop::Rem => x.checked_rem(y).ok_or_else(div_zero)?,
+            Bop::Shl => x.wrapping_shl($b as u32),
+            Bop::Shr => x.wrapping_shr($b as u32),
+            Bop::And => x & y,
+            Bop::Or => x | y,
+            Bop::Xor => x ^ y,
+        }
+    }};
+}
+
 /// One signed integer operation of C at type `$t` (division traps on zero and on
 /// `MIN / -1`, as gcc's SIGFPE does), giving the `$t` result; an overflow of `+ - *`
 /// returns [`Trap::Undefined`] with the wrapped value.
@@ -292,34 +312,9 @@ macro_rules! signed_binop {
 pub fn binop(op: Bop, k: Ak, a: u64, b: u64) -> Result<u64, Trap> {
     Ok(match k {
         Ak::I32 => signed_binop!(i32, op, a, b) as i64 as u64,
-        Ak::U32 => {
-            let (x, y) = (a as u32, b as u32);
-            (match op {
-                Bop::Add => x.wrapping_add(y),
-                Bop::Sub => x.wrapping_sub(y),
-                Bop::Mul => x.wrapping_mul(y),
-                Bop::Div => x.checked_div(y).ok_or_else(div_zero)?,
-                Bop::Rem => x.checked_rem(y).ok_or_else(div_zero)?,
-                Bop::Shl => x.wrapping_shl(b as u32),
-                Bop::Shr => x.wrapping_shr(b as u32),
-                Bop::And => x & y,
-                Bop::Or => x | y,
-                Bop::Xor => x ^ y,
-            }) as u64
-        }
+        Ak::U32 => unsigned_binop!(u32, op, a, b) as u64,
         Ak::I64 => signed_binop!(i64, op, a, b) as u64,
-        Ak::U64 => match op {
-            Bop::Add => a.wrapping_add(b),
-            Bop::Sub => a.wrapping_sub(b),
-            Bop::Mul => a.wrapping_mul(b),
-            Bop::Div => a.checked_div(b).ok_or_else(div_zero)?,
-            Bop::Rem => a.checked_rem(b).ok_or_else(div_zero)?,
-            Bop::Shl => a.wrapping_shl(b as u32),
-            Bop::Shr => a.wrapping_shr(b as u32),
-            Bop::And => a & b,
-            Bop::Or => a | b,
-            Bop::Xor => a ^ b,
-        },
+        Ak::U64 => unsigned_binop!(u64, op, a, b),
         Ak::F32 | Ak::F64 => {
             let (x, y) = (f64::from_bits(a), f64::from_bits(b));
             let r = match op {

@@ -610,6 +610,16 @@ impl Compiler {
         Var::Global(p, ty)
     }
 
+    /// A struct's brace list may not have more items than the struct has members.
+    fn check_struct_items(&mut self, members: usize, items: usize, init: &Initializer) {
+        if items > members {
+            self.err(
+                self.init_span(init),
+                "excess elements in struct initializer",
+            );
+        }
+    }
+
     /// The span of an initialiser (for diagnostics).
     fn init_span(&self, init: &Initializer) -> Span {
         match init {
@@ -675,12 +685,7 @@ impl Compiler {
                 }
             }
             (Ty::Struct(l), Initializer::List { items, .. }) => {
-                if items.len() > l.members.len() {
-                    self.err(
-                        self.init_span(init),
-                        "excess elements in struct initializer",
-                    );
-                }
+                self.check_struct_items(l.members.len(), items.len(), init);
                 for ((_, moff, mt), it) in l.members.iter().zip(items) {
                     self.const_init(mt, it, bytes, off + *moff as usize);
                 }
@@ -1244,12 +1249,7 @@ impl Compiler {
                 }
             }
             (Ty::Struct(l), Initializer::List { items, .. }) => {
-                if items.len() > l.members.len() {
-                    self.err(
-                        self.init_span(init),
-                        "excess elements in struct initializer",
-                    );
-                }
+                self.check_struct_items(l.members.len(), items.len(), init);
                 for ((_, moff, mt), it) in l.members.iter().zip(items) {
                     self.local_init(obj, mt, it, off + *moff);
                 }

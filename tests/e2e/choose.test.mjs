@@ -2,20 +2,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { serveDist, launchBrowser, screenshots, walkthroughShot, STEP, nextQuery, answer, nextChoice, answerChoice, labelsUsed } from './harness.mjs';
+import { serveDist, launchBrowser, screenshots, walkthroughShot, STEP, nextQuery, answer, nextChoice, answerChoice, labelsUsed, triangle } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
 after(async () => { await browser?.close(); await server?.close(); });
-
-/** The correct classifier, computed here from an input. */
-function triangle(input) {
-  const [a, b, c] = input.trim().split(/\s+/).map(Number);
-  if (a <= 0 || b <= 0 || c <= 0 || a >= b + c || b >= a + c || c >= a + b) return 'invalid';
-  if (a === b && b === c) return 'equilateral';
-  if (a === b || b === c || a === c) return 'isosceles';
-  return 'scalene';
-}
 
 /** Asserts each of `terms` has a "?" on screen with a one-line explanation (hover: title). */
 async function explained(page, terms) {

@@ -82,6 +82,15 @@ int main(void) {
 }
 `;
 
+/** The correct triangle classifier (the preloaded example's and TRIANGLE's fix), from a query's input text. */
+export function triangle(input) {
+  const [a, b, c] = input.trim().split(/\s+/).map(Number);
+  if (a <= 0 || b <= 0 || c <= 0 || a >= b + c || b >= a + c || c >= a + b) return 'invalid';
+  if (a === b && b === c) return 'equilateral';
+  if (a === b || b === c || a === c) return 'isosceles';
+  return 'scalene';
+}
+
 /** How long one step of the loop (a worker answer) may take on a busy machine. */
 export const STEP = 90000;
 

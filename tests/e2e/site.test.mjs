@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { serveDist, launchBrowser, screenshots, nextQuery, answer, nextChoice, answerChoice, STEP } from './harness.mjs';
+import { serveDist, launchBrowser, screenshots, nextQuery, answer, nextChoice, answerChoice, STEP, triangle } from './harness.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
 // scripts/test builds site/ before the end-to-end tests; run alone, this builds it once.
@@ -28,15 +28,6 @@ before(async () => {
   browser = await launchBrowser();
 });
 after(async () => { await browser?.close(); await server?.close(); });
-
-/** The correct triangle classifier (the preloaded example's reference). */
-function triangle(input) {
-  const [a, b, c] = input.trim().split(/\s+/).map(Number);
-  if (a <= 0 || b <= 0 || c <= 0 || a >= b + c || b >= a + c || c >= a + b) return 'invalid';
-  if (a === b && b === c) return 'equilateral';
-  if (a === b || b === c || a === c) return 'isosceles';
-  return 'scalene';
-}
 
 /** Collects every console error, uncaught page error, CSP violation and request outside the prefix. */
 function watch(page) {
