@@ -224,6 +224,15 @@ fn a_student_presses_start_and_keeps_the_fix_through_a_restart() {
     );
     assert!(s.student.is_some());
     assert!(!s.session.started, "the questions wait for Start");
+    // The exercise's program, input and settings are not the student's to change.
+    for action in [
+        Action::EditProgram("int main(void) { return 0; }".into()),
+        Action::EditFailing("1 1 1".into()),
+        Action::EditBudget("3".into()),
+    ] {
+        let next = s.clone().apply(action);
+        assert!(Rc::ptr_eq(&next, &s), "the exercise is kept as it is");
+    }
     let s = after(
         s,
         [

@@ -507,6 +507,13 @@ impl AppState {
         !self.session.started
     }
 
+    /// The program, the failing input and the settings can be edited: not once the loop
+    /// has started, and never in student mode (they are the exercise's; the id and the
+    /// grading depend on them).
+    fn fields_editable(&self) -> bool {
+        self.editable() && self.student.is_none()
+    }
+
     fn reset_round(&mut self) {
         self.view = None;
         self.busy = false;
@@ -748,24 +755,24 @@ impl AppState {
     pub fn apply(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut s = (*self).clone();
         match action {
-            Action::EditProgram(t) if s.editable() => {
+            Action::EditProgram(t) if s.fields_editable() => {
                 s.session.program = t;
                 s.leave_example_if_edited();
             }
-            Action::EditFailing(t) if s.editable() => s.session.failing_input = t,
-            Action::EditExpected(t) if s.editable() => {
+            Action::EditFailing(t) if s.fields_editable() => s.session.failing_input = t,
+            Action::EditExpected(t) if s.fields_editable() => {
                 s.session.expected_output = Some(t).filter(|t| !t.is_empty())
             }
-            Action::EditRange(i, min, max) if s.editable() => {
+            Action::EditRange(i, min, max) if s.fields_editable() => {
                 set_range(&mut s.session.ranges, i, &min, &max)
             }
-            Action::EditBudget(t) if s.editable() => {
+            Action::EditBudget(t) if s.fields_editable() => {
                 set_setting(&mut s.session.settings, AuthorField::Budget, &t)
             }
-            Action::EditCommittee(t) if s.editable() => {
+            Action::EditCommittee(t) if s.fields_editable() => {
                 set_setting(&mut s.session.settings, AuthorField::Committee, &t)
             }
-            Action::EditSeed(t) if s.editable() => {
+            Action::EditSeed(t) if s.fields_editable() => {
                 set_setting(&mut s.session.settings, AuthorField::Seed, &t)
             }
             Action::Start if s.editable() => match cannot_start(&s.session) {
