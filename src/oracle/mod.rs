@@ -134,6 +134,10 @@ pub struct LearnConfig {
     pub remainder_atoms: bool,
     /// Largest modulus of a remainder atom. Default 10.
     pub max_modulus: i64,
+    /// Moduli above `max_modulus` also offered for remainder atoms (a repair offers the
+    /// program's own constants and their products, e.g. 100 and 400 for a leap-year
+    /// test). Default none.
+    pub extra_moduli: Vec<i64>,
     /// Fall back to a simplex half-space when the pool has no formula. Default true.
     pub simplex: bool,
     /// Pivot budget of one separation attempt. Default 20 000.
@@ -174,6 +178,7 @@ impl Default for LearnConfig {
             triple_atoms_max_vars: 5,
             remainder_atoms: true,
             max_modulus: 10,
+            extra_moduli: Vec::new(),
             simplex: true,
             max_pivots: 20_000,
             snap_max_coeff: 10,

@@ -175,7 +175,13 @@ pub(crate) fn build(
     }
 
     if config.remainder_atoms {
-        remainder_atoms(points, nvars, config.max_modulus, &mut cands);
+        let extra = config
+            .extra_moduli
+            .iter()
+            .copied()
+            .filter(|&m| m > config.max_modulus);
+        let moduli: Vec<i64> = (2..=config.max_modulus).chain(extra).collect();
+        remainder_atoms(points, nvars, &moduli, &mut cands);
     }
 
     // Thresholds only where the labels change along the expression (boundary points):
@@ -596,11 +602,13 @@ fn lhs_fast(atom: &Atom, p: &[Value]) -> Option<i128> {
     Some(sum)
 }
 
-/// Offers `x % m = r` and `x % m != r` for every integer variable `x`, modulus `2..=max_modulus`
-/// and remainder `r` seen at a point, when the points show at least two remainders (else
-/// the atom is constant over them). Tier 1: after single-variable atoms,
+/// Offers `x % m = r` and `x % m != r` for every integer variable `x`, modulus `m` of
+/// `moduli` and remainder `r` seen at a point, when the points show at least two
+/// remainders (else the atom is constant over them). A modulus above 10 is offered only
+/// with remainder 0 (`y % 400 == 0`: divisibility, as people write it; a large modulus
+/// has too many remainders to offer them all). Tier 1: after single-variable atoms,
 /// beside the two-variable ones.
-fn remainder_atoms(points: &[&[Value]], nvars: usize, max_modulus: i64, cands: &mut Candidates) {
+fn remainder_atoms(points: &[&[Value]], nvars: usize, moduli: &[i64], cands: &mut Candidates) {
     for x in 0..nvars {
         let Some(values) = points
             .iter()
@@ -609,7 +617,7 @@ fn remainder_atoms(points: &[&[Value]], nvars: usize, max_modulus: i64, cands: &
         else {
             continue;
         };
-        for m in 2..=max_modulus {
+        for &m in moduli {
             let rems: Vec<i64> = values.iter().map(|v| v % m).collect();
             let mut seen = rems.clone();
             seen.sort_unstable();
@@ -617,7 +625,7 @@ fn remainder_atoms(points: &[&[Value]], nvars: usize, max_modulus: i64, cands: &
             if seen.len() < 2 {
                 continue;
             }
-            for r in seen {
+            for r in seen.into_iter().filter(|&r| m <= 10 || r == 0) {
                 let mut eq = bits_new(points.len());
                 for (i, _) in rems.iter().enumerate().filter(|(_, &q)| q == r) {
                     set(&mut eq, i);
@@ -726,6 +734,32 @@ mod tests {
         assert!(report
             .formula
             .is_none_or(|f| !f.to_string().contains('%') && f.literals() > 1));
+    }
+
+    #[test]
+    fn extra_moduli_offer_divisibility() {
+        // Leap years in the Gregorian rule: y % 400 == 0 or (y % 4 == 0 and y % 100 != 0).
+        let vars = vec!["y".to_string()];
+        let data: Vec<Example> = (1880..2110)
+            .chain([1600, 1700, 1800, 2200, 2300, 2400])
+            .map(|y| Example {
+                point: vec![Value::Int(y)],
+                bug: y % 400 == 0 || (y % 4 == 0 && y % 100 != 0),
+            })
+            .collect();
+        let plain = learn(&vars, &data, &LearnConfig::default());
+        assert!(plain
+            .formula
+            .is_none_or(|f| !f.to_string().contains("% 400")));
+        let config = LearnConfig {
+            extra_moduli: vec![100, 400],
+            ..LearnConfig::default()
+        };
+        let f = learn(&vars, &data, &config).formula.unwrap().to_string();
+        assert!(
+            f.contains("y % 400 = 0") && f.contains("y % 100 != 0"),
+            "{f}"
+        );
     }
 
     #[test]

@@ -19,7 +19,8 @@
 //!   values and the numbers of the expected output) until one makes it pass; with the
 //!   passing tests' original values these are the examples for
 //!   [`synthesize_expression`], which must not be a constant (that would hard-code the
-//!   tests).
+//!   tests), or, where no linear expression fits, for [`synthesize_with_terms`]
+//!   (`n * (n + 1) / 2`, `a % 4`, `a * b`: see [`super::terms`]).
 //!
 //! Every synthesised patch is applied to the original text and must pass every test to
 //! count as plausible. Bounded by locations, runs per test and the synthesiser's limits.
@@ -32,6 +33,7 @@ use super::patch::{Edit, Patch, RepairSource};
 use super::synth::{
     formula_expr, linear_expr, synthesize_condition, synthesize_expression, SynthConfig,
 };
+use super::terms::synthesize_with_terms;
 use super::tests::TestSuite;
 use super::RepairConfig;
 use crate::lang::ast::{BinaryOp, Expr};
@@ -143,6 +145,9 @@ struct Evaluated {
     vars: Vec<i64>,
     original: i64,
     used: i64,
+    /// Whether `used` is known to be right: a passing test's value, or a value that
+    /// gives a failing test its expected output (not merely a changed one).
+    exact: bool,
 }
 
 /// The hole handler: applies a plan and records evaluations.
@@ -182,6 +187,7 @@ impl HoleHandler for Recorder<'_> {
                     .collect(),
                 original: orig,
                 used,
+                exact: true,
             });
         }
         Ok(if used == orig { original } else { used as u64 })
@@ -308,9 +314,14 @@ impl Lra<'_, '_> {
                     break;
                 }
             }
-            let Some(fixed) = fixed else {
+            let Some(mut fixed) = fixed else {
                 return Ok(None);
             };
+            // A "bug" test passes with any changed output: its value is one of many.
+            fixed.exact = matches!(
+                self.suite.tests()[t].expect,
+                super::tests::Expectation::Output(_)
+            );
             out.push(fixed);
         }
         for t in self.passing.clone() {
@@ -358,27 +369,49 @@ impl Lra<'_, '_> {
             .collect()
     }
 
-    /// Conditions true exactly on the examples labelled `true`: the smallest one, and the
+    /// Conditions true exactly on the examples labelled `true`: the smallest one, the
     /// smallest one over comparisons of at most two variables (`a == b && a == c` beside
-    /// `a + b - c < 3`) when that differs. Both fit the tests; a person's questions decide.
+    /// `a + b - c < 3`), and for each modulus of the program's own ([`moduli`]) the
+    /// smallest one with its remainders and without equalities to constants (`y % 4 == 0`,
+    /// `y % 100 == 0`, `y % 400 == 0` beside `y == 2000`: a few runs rarely tell them
+    /// apart), each when it differs. All fit the tests; a person's questions decide.
     fn conditions(&self, hole: &Hole, data: &[(Vec<i64>, bool)]) -> Vec<Expr> {
         let names = self.names(hole);
-        let plain = SynthConfig {
-            condition: crate::oracle::LearnConfig {
+        let with_condition = |condition| SynthConfig {
+            condition,
+            ..self.lra.synth.clone()
+        };
+        let plain = with_condition(crate::oracle::LearnConfig {
+            triple_atoms: false,
+            simplex: false,
+            ..self.lra.synth.condition.clone()
+        });
+        let remainders = moduli(&self.src.constants()).into_iter().map(|m| {
+            with_condition(crate::oracle::LearnConfig {
+                remainder_atoms: true,
+                max_modulus: 1,
+                extra_moduli: vec![m],
+                equality_atoms: false,
                 triple_atoms: false,
                 simplex: false,
                 ..self.lra.synth.condition.clone()
-            },
-            ..self.lra.synth.clone()
-        };
+            })
+        });
+        let configs = [self.lra.synth.clone(), plain]
+            .into_iter()
+            .chain(remainders);
         let mut out: Vec<Expr> = Vec::new();
-        for config in [&self.lra.synth, &plain] {
-            let report = synthesize_condition(&names, data, config);
-            if let Some(c) = report.condition {
-                let e = formula_expr(&c.formula);
-                if !out.contains(&e) {
-                    out.push(e);
-                }
+        for (i, config) in configs.enumerate() {
+            let Some(c) = synthesize_condition(&names, data, &config).condition else {
+                continue;
+            };
+            // A modulus's run adds only a condition that uses it.
+            if i >= 2 && !c.formula.to_string().contains('%') {
+                continue;
+            }
+            let e = formula_expr(&c.formula);
+            if !out.contains(&e) {
+                out.push(e);
             }
         }
         out
@@ -409,7 +442,8 @@ impl Lra<'_, '_> {
             .collect()
     }
 
-    /// A synthesised linear expression replacing `root`, if one exists.
+    /// A synthesised expression replacing `root`, if one exists: linear in the visible
+    /// variables, else in at most two non-linear terms.
     fn replace(&self, hole: &Hole, root: &Expr, examples: &[Evaluated]) -> Option<Edit> {
         let mut data: Vec<(Vec<i64>, i64)> = Vec::new();
         let mut seen = HashSet::new();
@@ -421,8 +455,27 @@ impl Lra<'_, '_> {
                 break;
             }
         }
-        let report = synthesize_expression(&data, hole.int_vars.len(), &self.lra.synth);
-        let with = linear_expr(&report.expr?, &self.names(hole));
+        let mut exact: Vec<(Vec<i64>, i64)> = Vec::new();
+        for e in examples.iter().filter(|e| e.exact) {
+            let row = (e.vars.clone(), e.used);
+            if exact.len() < self.lra.max_examples && !exact.contains(&row) {
+                exact.push(row);
+            }
+        }
+        let names = self.names(hole);
+        let with = match synthesize_expression(&data, hole.int_vars.len(), &self.lra.synth).expr {
+            Some(linear) => linear_expr(&linear, &names),
+            // No linear fit: products, triangular numbers, quotients and remainders by
+            // the program's constants ([`terms`]), at most two of them.
+            None => synthesize_with_terms(
+                &exact,
+                hole.int_vars.len(),
+                &self.src.constants(),
+                2,
+                &self.lra.synth,
+            )?
+            .expr(&names),
+        };
         Some(Edit::ReplaceExpr {
             target: root.id,
             with,
@@ -450,6 +503,29 @@ impl Lra<'_, '_> {
         }
         Ok(true)
     }
+}
+
+/// The moduli of the program's own remainders: its constants from 2 to 1000 and the
+/// products of two different ones up to 10 000 (`4 * 100 = 400`); at most 8, smallest
+/// first.
+fn moduli(constants: &[i64]) -> Vec<i64> {
+    let small: Vec<i64> = constants
+        .iter()
+        .copied()
+        .filter(|c| (2..=1000).contains(c))
+        .collect();
+    let mut out: Vec<i64> = small.clone();
+    for (i, &a) in small.iter().enumerate() {
+        for &b in &small[i + 1..] {
+            if a * b <= 10_000 {
+                out.push(a * b);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out.truncate(8);
+    out
 }
 
 fn numbers_in(text: &str) -> Vec<i64> {

@@ -632,17 +632,17 @@ pub fn atom_expr(
         };
         return bin(op(rel), name(x), rhs);
     }
-    let lhs = sum_expr(&ordered, names, 0);
+    let lhs = sum_expr(&ordered, &|v| var(&var_name(names, v)), 0);
     bin(op(rel), lhs, int_lit(bound, ScalarType::Int))
 }
 
 /// `c0 + sum(ci * xi)` as an AST over the named variables (no `* 1`, no `+ 0`).
 pub fn linear_expr(e: &LinearExpr, names: &[String]) -> Expr {
-    sum_expr(&e.terms, names, e.constant)
+    sum_expr(&e.terms, &|v| var(&var_name(names, v)), e.constant)
 }
 
-fn sum_expr(terms: &[(usize, i64)], names: &[String], constant: i64) -> Expr {
-    let name = |v: usize| var(&var_name(names, v));
+/// `constant + sum(c * name(v))` as C, written as a person would (`2 * a - b + 1`).
+pub fn sum_expr(terms: &[(usize, i64)], name: &dyn Fn(usize) -> Expr, constant: i64) -> Expr {
     let term = |v: usize, c: i64| match c.unsigned_abs() {
         1 => name(v),
         m => bin(BinaryOp::Mul, int_lit(m as i64, ScalarType::Int), name(v)),
