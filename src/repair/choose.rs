@@ -75,6 +75,11 @@ pub const BOUNDARY_PROBES: usize = 400;
 /// page calls a patch the fix, asked as a person is (where there are that many).
 pub const BUG_OUTPUTS_BEFORE_A_CLAIM: usize = 2;
 
+/// Right outputs of further runs called a bug asked after a search that found no patch:
+/// each gives a synthesised expression one more example (a formula such as
+/// `n * (n + 1) / 2` needs several), and a search follows each answer.
+pub const OUTPUTS_AFTER_NO_PATCH: usize = 2;
+
 /// Questions of one search a person may skip before no more are asked (asked as a person
 /// is): a skipped question leaves its doubt open, and a person who cannot tell three
 /// times is not helped by a fourth.
@@ -334,6 +339,8 @@ pub struct PatchChooser {
     limits: Limits,
     /// Questions answered with the right output of a run the user had called a bug.
     outputs_asked: usize,
+    /// Of those, the ones asked because a search found no patch.
+    outputs_after_no_patch: usize,
     /// The first search ran (it waits while the failing input's output is asked first).
     searched: bool,
     /// The program as it is on the failing input, for the question asked before the
@@ -390,6 +397,7 @@ impl PatchChooser {
             signs: Signs::default(),
             limits,
             outputs_asked: 0,
+            outputs_after_no_patch: 0,
             searched: false,
             first_run: None,
             boundary: None,
@@ -695,10 +703,22 @@ impl PatchChooser {
         }
         let alive: Vec<(usize, &Contender)> = self.alive().enumerate().collect();
         let budget_left = self.questions_used < self.config.questions;
-        // No patch: a right output would only make the tests stricter (it asks more
-        // than the change of output a "bug" test asks for), so nothing is asked.
+        // No patch: the right output of another run called a bug gives synthesis one
+        // more example; past those, a right output would only make the tests stricter
+        // (it asks more than the change of output a "bug" test asks for).
         if alive.is_empty() {
-            return ChooseStep::Done(ChooseStop::NoPatch);
+            return match self.output_after_no_patch() {
+                Some(k) if budget_left => ChooseStep::Ask(ChoiceQuestion {
+                    input: self.checked[k].clone(),
+                    options: vec![ChoiceOption {
+                        output: self.original[k].stdout.clone(),
+                        status: self.original[k].status,
+                        patches: Vec::new(),
+                    }],
+                    kind: QuestionKind::Output,
+                }),
+                _ => ChooseStep::Done(ChooseStop::NoPatch),
+            };
         }
         if self.config.output_questions && self.skipped >= MAX_SKIPS {
             return ChooseStep::Done(ChooseStop::Skipped);
@@ -718,6 +738,28 @@ impl PatchChooser {
             });
         }
         self.ask(&alive, k, kind)
+    }
+
+    /// After a search with no patch, the checked position of the run called a bug
+    /// whose right output to ask next ([`OUTPUTS_AFTER_NO_PATCH`] at most, once the
+    /// failing input's output is known): the one with the smallest numbers, whose right
+    /// output a person works out most easily.
+    fn output_after_no_patch(&self) -> Option<usize> {
+        if self.outputs_after_no_patch >= OUTPUTS_AFTER_NO_PATCH || !self.failing_output_known() {
+            return None;
+        }
+        let size = |k: &usize| -> f64 {
+            self.checked[*k]
+                .iter()
+                .map(|n| match *n {
+                    Num::Int(v) => (v as f64).abs(),
+                    Num::Float(v) => v.abs(),
+                })
+                .sum()
+        };
+        self.missing_output_positions()
+            .filter(|&k| !self.was_asked(&self.checked[k]) && k < self.original.len())
+            .min_by(|a, b| size(a).total_cmp(&size(b)))
     }
 
     /// Positions in `checked` of the inputs whose run was called a bug with no right
@@ -952,6 +994,9 @@ impl PatchChooser {
         self.questions_used += 1;
         if question.kind == QuestionKind::Output {
             self.outputs_asked += 1;
+            if self.searched && self.alive().next().is_none() {
+                self.outputs_after_no_patch += 1;
+            }
         }
         if !self.searched {
             self.answered.push(RepairTest {

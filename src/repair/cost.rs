@@ -26,11 +26,14 @@ pub enum EditKind {
     InsertCopy,
     /// A statement replaced by a copy of another (GenProg replace).
     ReplaceCopy,
+    /// A declaration's `int` becomes `long long`, with the printf/scanf conversions of
+    /// its variables (those follow-up format edits cost nothing of their own).
+    WidenType,
 }
 
 impl EditKind {
     /// Every kind, in the cost table's order.
-    pub const ALL: [EditKind; 10] = [
+    pub const ALL: [EditKind; 11] = [
         EditKind::ReplaceOperator,
         EditKind::ReplaceConstant,
         EditKind::ReplaceVariable,
@@ -41,6 +44,7 @@ impl EditKind {
         EditKind::DeleteStatement,
         EditKind::InsertCopy,
         EditKind::ReplaceCopy,
+        EditKind::WidenType,
     ];
 
     /// A short name (the cost file's key).
@@ -56,6 +60,7 @@ impl EditKind {
             EditKind::DeleteStatement => "delete_statement",
             EditKind::InsertCopy => "insert_copy",
             EditKind::ReplaceCopy => "replace_copy",
+            EditKind::WidenType => "widen_type",
         }
     }
 
@@ -91,6 +96,9 @@ pub struct CostTable {
     pub insert_copy: u32,
     /// Replace a statement by a copy of another. Default 5.
     pub replace_copy: u32,
+    /// Widen a declaration's `int` to `long long` (with its variables' conversions).
+    /// Default 3.
+    pub widen_type: u32,
     /// Extra cost per AST node of a new condition or expression beyond a single atom
     /// such as `x < 3` (so longer conditions cost more). Default 1.
     pub extra_node: u32,
@@ -109,13 +117,14 @@ impl Default for CostTable {
             delete_statement: 3,
             insert_copy: 5,
             replace_copy: 5,
+            widen_type: 3,
             extra_node: 1,
         }
     }
 }
 
 /// The names of the table's entries, as used in cost files.
-pub const COST_KEYS: [&str; 11] = [
+pub const COST_KEYS: [&str; 12] = [
     "replace_operator",
     "replace_constant",
     "replace_variable",
@@ -126,6 +135,7 @@ pub const COST_KEYS: [&str; 11] = [
     "delete_statement",
     "insert_copy",
     "replace_copy",
+    "widen_type",
     "extra_node",
 ];
 
@@ -173,6 +183,7 @@ impl CostTable {
             EditKind::DeleteStatement => self.delete_statement,
             EditKind::InsertCopy => self.insert_copy,
             EditKind::ReplaceCopy => self.replace_copy,
+            EditKind::WidenType => self.widen_type,
         }
     }
 
@@ -188,6 +199,7 @@ impl CostTable {
             "delete_statement" => &mut self.delete_statement,
             "insert_copy" => &mut self.insert_copy,
             "replace_copy" => &mut self.replace_copy,
+            "widen_type" => &mut self.widen_type,
             "extra_node" => &mut self.extra_node,
             _ => return None,
         })

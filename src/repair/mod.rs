@@ -42,8 +42,10 @@ pub mod patch;
 pub mod select;
 pub mod special;
 pub mod synth;
+pub mod terms;
 pub mod tests;
 pub mod validate;
+pub mod widen;
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -61,7 +63,8 @@ use enumerate::EngineStop;
 use localise::{Suspicious, Weighting};
 use tests::{RunResult, TestSuite};
 use validate::{
-    adds_single_value_test, agreement, fuzz_inputs, minimise, validate, Demotion, Original,
+    adds_single_value_test, agreement, constant_inputs, fuzz_inputs, minimise, validate, Demotion,
+    Original,
 };
 
 /// Which engine proposes candidates.
@@ -456,13 +459,25 @@ pub fn repair_with_progress(
             Engine::Linear => run_linear(&src, &suite, sus, config, gate),
             Engine::Enumerate => enumerate::enumerate(&src, &suite, sus, config, gate),
             Engine::All => {
-                // Cheapest first: enumeration, then LRA synthesis while fewer than
+                // Cheapest first: enumeration, widening, then LRA synthesis while fewer than
                 // `max_plausible` patches are found (its conditions and expressions are
                 // ones enumeration has no template for, so the questions that choose
                 // between patches get them to compare), then GenProg while nothing is
                 // plausible; all draw from one gate, so once it refuses the later engines
                 // return at once.
                 let mut outcome = enumerate::enumerate(&src, &suite, sus, config, gate);
+                // Then widening `int` to `long long`: a few candidates, each a whole run.
+                if outcome.plausible.len() < config.max_plausible && gate.stopped().is_none() {
+                    let found = outcome.plausible.len();
+                    match widen::widen(&src, &suite, config, gate) {
+                        Ok(wider) => outcome.plausible.extend(wider),
+                        Err(why) if found == 0 => outcome.stop = why.into(),
+                        Err(_) => {}
+                    }
+                    if found == 0 && !outcome.plausible.is_empty() {
+                        outcome.stop = EngineStop::Found;
+                    }
+                }
                 if outcome.plausible.len() < config.max_plausible && gate.stopped().is_none() {
                     let linear = run_linear(&src, &suite, sus, config, gate);
                     let found = outcome.plausible.len();
@@ -580,7 +595,13 @@ pub fn finish(
     if plausible.is_empty() {
         return Vec::new();
     }
-    let inputs = fuzz_inputs(suite, &config.fuzz, config.validation_inputs, config.seed);
+    let mut inputs = fuzz_inputs(suite, &config.fuzz, config.validation_inputs, config.seed);
+    inputs.extend(constant_inputs(
+        suite,
+        &config.fuzz,
+        &src.constants(),
+        &inputs,
+    ));
     let mut original = Original {
         program: original,
         results: Vec::new(),

@@ -247,7 +247,7 @@ pub fn locations(src: &RepairSource, info: &StmtInfo) -> Vec<(NodeId, bool)> {
 
 /// The format argument of a printf or scanf family call (the first string literal among
 /// its first three arguments), its position, and whether it scans.
-fn format_call<'e>(callee: &str, args: &'e [Expr]) -> Option<(usize, &'e [u8], bool)> {
+pub fn format_call<'e>(callee: &str, args: &'e [Expr]) -> Option<(usize, &'e [u8], bool)> {
     let scan = callee.ends_with("scanf");
     if !scan && !callee.ends_with("printf") {
         return None;
@@ -325,20 +325,10 @@ fn format_fixes(root: &Expr, scope: &[HoleVar]) -> Option<Vec<Mutation>> {
             edits.push((c.length_at.clone(), text));
         }
     }
-    let with = |chosen: &[(std::ops::Range<usize>, &[u8])]| {
-        let mut v = Vec::with_capacity(format.len() + 2);
-        let mut from = 0;
-        for (range, text) in chosen {
-            v.extend_from_slice(&format[from..range.start]);
-            v.extend_from_slice(text);
-            from = range.end;
-        }
-        v.extend_from_slice(&format[from..]);
-        Mutation {
-            target: args[at].id,
-            with: fresh(ExprKind::StringLit(v)),
-            kind: EditKind::ReplaceConstant,
-        }
+    let with = |chosen: &[(std::ops::Range<usize>, &[u8])]| Mutation {
+        target: args[at].id,
+        with: fresh(ExprKind::StringLit(with_lengths(format, chosen))),
+        kind: EditKind::ReplaceConstant,
     };
     for e in &edits {
         out.push(with(std::slice::from_ref(e)));
@@ -349,7 +339,22 @@ fn format_fixes(root: &Expr, scope: &[HoleVar]) -> Option<Vec<Mutation>> {
     Some(out)
 }
 
-fn is_integer(conv: u8) -> bool {
+/// `format` with each range (a conversion's length modifier, in order) replaced by its
+/// text.
+pub fn with_lengths(format: &[u8], chosen: &[(std::ops::Range<usize>, &[u8])]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(format.len() + 2);
+    let mut from = 0;
+    for (range, text) in chosen {
+        v.extend_from_slice(&format[from..range.start]);
+        v.extend_from_slice(text);
+        from = range.end;
+    }
+    v.extend_from_slice(&format[from..]);
+    v
+}
+
+/// Whether `conv` converts an integer (`d i u o x X`).
+pub fn is_integer(conv: u8) -> bool {
     matches!(conv, b'd' | b'i' | b'u' | b'o' | b'x' | b'X')
 }
 

@@ -15,7 +15,7 @@ use super::cost::{CostTable, EditKind, NEVER};
 use super::diff::unified_diff;
 pub use crate::lang::ast::{visit_expr, visit_stmt_exprs};
 use crate::lang::ast::{
-    Block, Expr, ExprKind, Initializer, Item, Span, Stmt, StmtKind, TranslationUnit,
+    Block, Declaration, Expr, ExprKind, Initializer, Item, Span, Stmt, StmtKind, TranslationUnit,
 };
 use crate::lang::bytecode::HoleVar;
 use crate::lang::{compile_parsed, parse, CompileError, Diagnostic, NodeId, Program};
@@ -62,6 +62,13 @@ pub enum Edit {
         /// The statement deleted.
         target: NodeId,
     },
+    /// Declaration `target`'s `int` becomes `long long` ([`EditKind::WidenType`]; the
+    /// conversions of its variables change with it as [`Edit::ReplaceExpr`]s of that
+    /// kind, see [`super::widen`]).
+    WidenDecl {
+        /// The declaration (a global one or a declaration statement's).
+        target: NodeId,
+    },
 }
 
 impl Edit {
@@ -72,7 +79,8 @@ impl Edit {
             | Edit::InsertGuard { target, .. }
             | Edit::InsertBefore { target, .. }
             | Edit::ReplaceStmt { target, .. }
-            | Edit::DeleteStmt { target } => *target,
+            | Edit::DeleteStmt { target }
+            | Edit::WidenDecl { target } => *target,
         }
     }
 
@@ -83,6 +91,7 @@ impl Edit {
             Edit::InsertGuard { .. } => EditKind::InsertGuard,
             Edit::ReplaceStmt { .. } => EditKind::ReplaceCopy,
             Edit::DeleteStmt { .. } => EditKind::DeleteStatement,
+            Edit::WidenDecl { .. } => EditKind::WidenType,
         }
     }
 
@@ -95,7 +104,7 @@ impl Edit {
             Edit::InsertBefore { stmt, .. } | Edit::ReplaceStmt { with: stmt, .. } => {
                 visit_stmt_exprs(stmt, f)
             }
-            Edit::DeleteStmt { .. } => {}
+            Edit::DeleteStmt { .. } | Edit::WidenDecl { .. } => {}
         }
     }
 
@@ -106,6 +115,16 @@ impl Edit {
         let base = costs.of(self.kind());
         if base == NEVER {
             return NEVER;
+        }
+        // A widening's conversions come with it: only the declaration is charged.
+        if matches!(
+            self,
+            Edit::ReplaceExpr {
+                kind: EditKind::WidenType,
+                ..
+            }
+        ) {
+            return 0;
         }
         let extra = match self {
             Edit::InsertGuard { cond, .. } => expr_size(cond).saturating_sub(3),
@@ -228,6 +247,8 @@ pub struct RepairSource {
     owner: HashMap<NodeId, NodeId>,
     /// Statement ids in source order.
     order: Vec<NodeId>,
+    /// Declarations whose type is written `int` alone: id -> (span of `int`, names).
+    int_decls: HashMap<NodeId, (Span, Vec<String>)>,
     line_starts: Vec<usize>,
 }
 
@@ -251,17 +272,52 @@ impl RepairSource {
             stmts: HashMap::new(),
             owner: HashMap::new(),
             order: Vec::new(),
+            int_decls: HashMap::new(),
             line_starts: std::iter::once(0)
                 .chain(text.match_indices('\n').map(|(i, _)| i + 1))
                 .collect(),
         };
         for item in &tu.items {
-            if let Item::Function(f) = item {
-                src.index_block(&f.body, &f.name);
+            match item {
+                Item::Function(f) => src.index_block(&f.body, &f.name),
+                Item::Decl(d) => src.index_decl(d),
             }
         }
         src.tu = tu;
         Ok(src)
+    }
+
+    /// Indexes `d` for widening when its specifiers are the one word `int` (not
+    /// `unsigned`, `static`, `const` or a typedef) and it declares variables.
+    fn index_decl(&mut self, d: &Declaration) {
+        let Some(first) = d.declarators.first() else {
+            return;
+        };
+        let (from, to) = (d.span.start as usize, first.span.start as usize);
+        let written = self.text.get(from..to).unwrap_or("");
+        if written.trim() != "int" || d.span.macro_inner || d.is_const {
+            return;
+        }
+        let start = from + written.find("int").unwrap_or(0);
+        let span = Span {
+            start: start as u32,
+            end: (start + 3) as u32,
+            ..d.span
+        };
+        let names = d.declarators.iter().map(|x| x.name.clone()).collect();
+        self.int_decls.insert(d.id, (span, names));
+    }
+
+    /// The declarations [`Edit::WidenDecl`] can widen: id and the names they declare, in
+    /// source order.
+    pub fn int_declarations(&self) -> Vec<(NodeId, Vec<String>)> {
+        let mut out: Vec<(NodeId, Span, Vec<String>)> = self
+            .int_decls
+            .iter()
+            .map(|(&id, (span, names))| (id, *span, names.clone()))
+            .collect();
+        out.sort_by_key(|d| d.1.start);
+        out.into_iter().map(|(id, _, names)| (id, names)).collect()
     }
 
     fn index_block(&mut self, b: &Block, func: &str) {
@@ -283,6 +339,7 @@ impl RepairSource {
         match &s.kind {
             StmtKind::Expr(e) | StmtKind::Return(Some(e)) => own_expr(e, self),
             StmtKind::Decl(d) => {
+                self.index_decl(d);
                 // Every initialiser expression, the elements of a brace list too (a wrong
                 // entry of a local table is a constant to replace like any other).
                 fn items<'i>(init: &'i Initializer, out: &mut Vec<&'i Expr>) {
@@ -435,6 +492,7 @@ impl RepairSource {
         let id = edit.target();
         let span = match edit {
             Edit::ReplaceExpr { .. } => self.exprs.get(&id).map(|e| e.span),
+            Edit::WidenDecl { .. } => self.int_decls.get(&id).map(|d| d.0),
             _ => self.stmts.get(&id).map(|s| s.stmt.span),
         }
         .ok_or(PatchError::UnknownNode(id))?;
@@ -550,6 +608,7 @@ impl RepairSource {
                 }
             }
             Edit::ReplaceStmt { with, .. } => (start, end, one_line(with)),
+            Edit::WidenDecl { .. } => (start, end, "long long".to_string()),
             Edit::DeleteStmt { .. } => {
                 if !in_block {
                     return (start, end, ";".to_string());
@@ -636,6 +695,7 @@ impl fmt::Display for EditDisplay<'_> {
         let id = self.edit.target();
         let span = match self.edit {
             Edit::ReplaceExpr { .. } => s.exprs.get(&id).map(|e| e.span),
+            Edit::WidenDecl { .. } => s.int_decls.get(&id).map(|d| d.0),
             _ => s.stmts.get(&id).map(|x| x.stmt.span),
         }
         .unwrap_or_default();
@@ -652,6 +712,14 @@ impl fmt::Display for EditDisplay<'_> {
             Edit::InsertBefore { stmt, .. } => write!(f, "{} before {orig}", one_line(stmt)),
             Edit::ReplaceStmt { with, .. } => write!(f, "{orig} -> {}", one_line(with)),
             Edit::DeleteStmt { .. } => write!(f, "{orig}"),
+            Edit::WidenDecl { .. } => {
+                let names = s
+                    .int_decls
+                    .get(&id)
+                    .map(|d| d.1.join(", "))
+                    .unwrap_or_default();
+                write!(f, "int {names} -> long long {names}")
+            }
         }
     }
 }

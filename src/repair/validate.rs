@@ -24,6 +24,56 @@ pub fn fuzz_inputs(
     fuzz_around(&seeds, config, count, seed)
 }
 
+/// Most inputs [`constant_inputs`] adds.
+pub const MAX_CONSTANT_INPUTS: usize = 24;
+
+/// Inputs that put the program's `constants` where the first test has an integer: each
+/// constant `c` from 2 to 10^6 and its multiples `2c` and `3c`, one position at a time,
+/// the rest of the first test's input kept; each inside its position's range of
+/// `config`, none of `known`, at most [`MAX_CONSTANT_INPUTS`]. Fuzzing near the tests rarely reaches a program's own round
+/// numbers, where patches that agree near the tests part ways (`y % 4 == 0` against
+/// `y % 4 == 0 && y % 100 != 0 || y % 400 == 0` first differ at 100).
+pub fn constant_inputs(
+    suite: &TestSuite,
+    config: &FuzzConfig,
+    constants: &[i64],
+    known: &[Vec<Num>],
+) -> Vec<Vec<Num>> {
+    let Some(first) = suite.tests().first() else {
+        return Vec::new();
+    };
+    let mut out: Vec<Vec<Num>> = Vec::new();
+    let values = constants
+        .iter()
+        .filter(|c| (2..=1_000_000).contains(*c))
+        .flat_map(|&c| [c, 2 * c, 3 * c]);
+    for v in values {
+        for (at, n) in first.input.iter().enumerate() {
+            if !matches!(n, Num::Int(_)) {
+                continue;
+            }
+            let in_range = config
+                .ranges
+                .get(at)
+                .and_then(Option::as_ref)
+                .is_none_or(|r| r.contains(&Num::Int(v)));
+            let mut input = first.input.clone();
+            input[at] = Num::Int(v);
+            let fresh = in_range
+                && !known.contains(&input)
+                && !out.contains(&input)
+                && suite.tests().iter().all(|t| t.input != input);
+            if fresh {
+                out.push(input);
+            }
+            if out.len() >= MAX_CONSTANT_INPUTS {
+                return out;
+            }
+        }
+    }
+    out
+}
+
 /// `count` fresh inputs (none of the seeds) fuzzed with `config` around the seeds of the
 /// first seed's shape, fewer when the fuzzer finds no new one (seeded, so runs replay).
 pub fn fuzz_around(
@@ -306,7 +356,10 @@ pub fn adds_single_value_test(src: &RepairSource, patch: &Patch) -> bool {
         Edit::ReplaceExpr { target, with, .. } => {
             single_value_tests(with) > src.expr(*target).map_or(0, single_value_tests)
         }
-        Edit::InsertBefore { .. } | Edit::ReplaceStmt { .. } | Edit::DeleteStmt { .. } => false,
+        Edit::InsertBefore { .. }
+        | Edit::ReplaceStmt { .. }
+        | Edit::DeleteStmt { .. }
+        | Edit::WidenDecl { .. } => false,
     })
 }
 

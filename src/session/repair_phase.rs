@@ -29,6 +29,9 @@ pub fn page_repair_config(pool: usize) -> RepairConfig {
         engine: Engine::All,
         max_plausible: pool,
         max_validated: pool,
+        // Every behaviour class goes to the questions: a cheap class the first answer
+        // refutes must not have pushed a dearer right one out of the list.
+        max_ranked: pool,
         ..RepairConfig::default()
     }
 }
@@ -323,6 +326,9 @@ fn verdict(chooser: &PatchChooser, step: &ChooseStep) -> String {
         ),
         (Some(ChooseStop::Skipped), _) => format!(
             "{differ}, all of which you skipped: patch 1 (the cheapest, best checked) is a guess."
+        ),
+        (None, Some(QuestionKind::Output)) if n == 0 && chooser.searched() => format!(
+            "No patch passes {tests} yet. The right output of another run you called a bug lets repair fit a formula: what should it print?"
         ),
         (None, Some(QuestionKind::Output)) if n == 0 => {
             "Repair needs the right output of a run you called a bug: what should it print?"
