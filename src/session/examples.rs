@@ -201,4 +201,46 @@ int main(void) {
         range: Some((0.0, 100.0)),
         fix: ("i < n;", "i <= n;"),
     },
+    Example {
+        id: "leap-year",
+        title: "Leap year",
+        blurb: "Says whether a year is a leap year; some century years come out wrong.",
+        program: r#"#include <stdio.h>
+
+int main(void) {
+    int y;
+    scanf("%d", &y);
+    if (y % 4 == 0 && y % 100 != 0)
+        printf("leap\n");
+    else
+        printf("common\n");
+    return 0;
+}
+"#,
+        failing_input: "2000",
+        expected_output: "leap",
+        range: Some((1.0, 3000.0)),
+        fix: (
+            "if (y % 4 == 0 && y % 100 != 0)",
+            "if ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0)",
+        ),
+    },
+    Example {
+        id: "sum-formula",
+        title: "Sum 1..n (formula)",
+        blurb: "Adds 1 + 2 + ... + n with a formula instead of a loop; the formula is wrong.",
+        program: r#"#include <stdio.h>
+
+int main(void) {
+    int n;
+    scanf("%d", &n);
+    printf("%d\n", n * n / 2);
+    return 0;
+}
+"#,
+        failing_input: "3",
+        expected_output: "6",
+        range: Some((0.0, 1000.0)),
+        fix: ("n * n / 2", "n * (n + 1) / 2"),
+    },
 ];
