@@ -24,7 +24,7 @@
 //!   `bool` `_Bool` and `true`/`false` `1`/`0`), so the back end never sees those names.
 //! - After syntax errors the tree is still well formed: missing expressions are the
 //!   literal `0`. Never run a tree whose diagnostics contain errors.
-//! - [`renumber`] re-assigns ids after an edit; `Display` prints expressions with
+//! - [`renumber`](super::visit::renumber) re-assigns ids after an edit; `Display` prints expressions with
 //!   minimal parentheses and whole programs as C that parses back to the same tree.
 
 use std::fmt;
@@ -747,6 +747,46 @@ pub enum ExprKind {
     },
 }
 
+/// The operand expressions of an expression kind, by `iter` (`iter` or `iter_mut`).
+macro_rules! operands {
+    ($kind:expr, $iter:ident) => {
+        match $kind {
+            ExprKind::IntLit { .. }
+            | ExprKind::FloatLit { .. }
+            | ExprKind::CharLit(_)
+            | ExprKind::StringLit(_)
+            | ExprKind::Ident(_)
+            | ExprKind::SizeofType(_) => vec![],
+            ExprKind::Unary { operand: x, .. }
+            | ExprKind::Cast { expr: x, .. }
+            | ExprKind::SizeofExpr(x)
+            | ExprKind::Member { base: x, .. } => vec![x],
+            ExprKind::Binary { lhs, rhs, .. }
+            | ExprKind::Assign { lhs, rhs, .. }
+            | ExprKind::Comma { lhs, rhs }
+            | ExprKind::Index {
+                base: lhs,
+                index: rhs,
+            } => vec![lhs, rhs],
+            ExprKind::Conditional { cond, then, els } => vec![cond, then, els],
+            ExprKind::Call { args, .. } => args.$iter().collect(),
+        }
+    };
+}
+
+impl Expr {
+    /// The operand expressions, left to right (not those inside a type the expression
+    /// names, such as a cast's: [`walk_expr`](super::visit::walk_expr) reaches those too).
+    pub fn children(&self) -> Vec<&Expr> {
+        operands!(&self.kind, iter)
+    }
+
+    /// [`Expr::children`], mutably.
+    pub fn children_mut(&mut self) -> Vec<&mut Expr> {
+        operands!(&mut self.kind, iter_mut)
+    }
+}
+
 impl BinaryOp {
     /// The C spelling, e.g. `<=`.
     pub fn symbol(self) -> &'static str {
@@ -1424,284 +1464,6 @@ fn write_function(out: &mut String, f: &FunctionDef) {
     out.push(' ');
     write_block(out, &f.body, 0);
     out.push('\n');
-}
-
-/// Calls `f` on `e` and every subexpression, pre-order (types are not visited).
-pub fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    match &e.kind {
-        ExprKind::IntLit { .. }
-        | ExprKind::FloatLit { .. }
-        | ExprKind::CharLit(_)
-        | ExprKind::StringLit(_)
-        | ExprKind::Ident(_)
-        | ExprKind::SizeofType(_) => {}
-        ExprKind::Unary { operand, .. } => visit_expr(operand, f),
-        ExprKind::Binary { lhs, rhs, .. }
-        | ExprKind::Assign { lhs, rhs, .. }
-        | ExprKind::Comma { lhs, rhs } => {
-            visit_expr(lhs, f);
-            visit_expr(rhs, f);
-        }
-        ExprKind::Conditional { cond, then, els } => {
-            visit_expr(cond, f);
-            visit_expr(then, f);
-            visit_expr(els, f);
-        }
-        ExprKind::Cast { expr, .. } | ExprKind::SizeofExpr(expr) => visit_expr(expr, f),
-        ExprKind::Call { args, .. } => args.iter().for_each(|a| visit_expr(a, f)),
-        ExprKind::Index { base, index } => {
-            visit_expr(base, f);
-            visit_expr(index, f);
-        }
-        ExprKind::Member { base, .. } => visit_expr(base, f),
-    }
-}
-
-/// Calls `f` on every expression inside statement `s`, sub-statements, initialisers and
-/// `case` labels included, in source order.
-pub fn visit_stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
-    fn init(i: &Initializer, f: &mut dyn FnMut(&Expr)) {
-        match i {
-            Initializer::Expr(e) => visit_expr(e, f),
-            Initializer::List { items, .. } => items.iter().for_each(|x| init(x, f)),
-        }
-    }
-    match &s.kind {
-        StmtKind::Empty
-        | StmtKind::Goto(_)
-        | StmtKind::Break
-        | StmtKind::Continue
-        | StmtKind::Return(None) => {}
-        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => visit_expr(e, f),
-        StmtKind::Decl(d) => d
-            .declarators
-            .iter()
-            .filter_map(|dl| dl.init.as_ref())
-            .for_each(|i| init(i, f)),
-        StmtKind::Block(b) => b.stmts.iter().for_each(|x| visit_stmt_exprs(x, f)),
-        StmtKind::If { cond, then, els } => {
-            visit_expr(cond, f);
-            visit_stmt_exprs(then, f);
-            if let Some(e) = els {
-                visit_stmt_exprs(e, f);
-            }
-        }
-        StmtKind::While { cond, body } | StmtKind::Switch { cond, body } => {
-            visit_expr(cond, f);
-            visit_stmt_exprs(body, f);
-        }
-        StmtKind::DoWhile { body, cond } => {
-            visit_stmt_exprs(body, f);
-            visit_expr(cond, f);
-        }
-        StmtKind::For {
-            init,
-            cond,
-            step,
-            body,
-        } => {
-            if let Some(i) = init {
-                visit_stmt_exprs(i, f);
-            }
-            cond.iter()
-                .chain(step.iter())
-                .for_each(|e| visit_expr(e, f));
-            visit_stmt_exprs(body, f);
-        }
-        StmtKind::Case { value, body } => {
-            visit_expr(value, f);
-            visit_stmt_exprs(body, f);
-        }
-        StmtKind::Default { body } | StmtKind::Label { body, .. } => visit_stmt_exprs(body, f),
-    }
-}
-
-/// Re-assigns dense pre-order ids to every node of `tu` and sets `node_count`. The
-/// parser calls it; call it again after editing a tree (new nodes may use id 0).
-pub fn renumber(tu: &mut TranslationUnit) {
-    let mut next = 0;
-    for item in &mut tu.items {
-        match item {
-            Item::Function(f) => {
-                f.id = bump(&mut next);
-                number_type(&mut f.ret, &mut next);
-                for p in &mut f.params {
-                    number_param(p, &mut next);
-                }
-                number_block(&mut f.body, &mut next);
-            }
-            Item::Decl(d) => number_decl(d, &mut next),
-        }
-    }
-    tu.node_count = next;
-}
-
-fn bump(next: &mut u32) -> u32 {
-    let id = *next;
-    *next += 1;
-    id
-}
-
-fn number_param(p: &mut Param, next: &mut u32) {
-    p.id = bump(next);
-    number_type(&mut p.ty, next);
-}
-
-fn number_type(t: &mut Type, next: &mut u32) {
-    match t {
-        Type::Scalar(_) | Type::Struct(_) => {}
-        Type::Pointer(inner) => number_type(inner, next),
-        Type::Array { elem, size } => {
-            if let Some(s) = size {
-                number_expr(s, next);
-            }
-            number_type(elem, next);
-        }
-        Type::Function { ret, params, .. } => {
-            number_type(ret, next);
-            for p in params {
-                number_param(p, next);
-            }
-        }
-    }
-}
-
-fn number_decl(d: &mut Declaration, next: &mut u32) {
-    d.id = bump(next);
-    for c in &mut d.enum_consts {
-        if let Some(v) = &mut c.value {
-            number_expr(v, next);
-        }
-    }
-    for sd in &mut d.struct_defs {
-        for (_, t) in &mut sd.members {
-            number_type(t, next);
-        }
-    }
-    for dl in &mut d.declarators {
-        dl.id = bump(next);
-        number_type(&mut dl.ty, next);
-        if let Some(init) = &mut dl.init {
-            number_init(init, next);
-        }
-    }
-}
-
-fn number_init(i: &mut Initializer, next: &mut u32) {
-    match i {
-        Initializer::Expr(e) => number_expr(e, next),
-        Initializer::List { items, .. } => {
-            for it in items {
-                number_init(it, next);
-            }
-        }
-    }
-}
-
-fn number_block(b: &mut Block, next: &mut u32) {
-    b.id = bump(next);
-    for s in &mut b.stmts {
-        number_stmt(s, next);
-    }
-}
-
-fn number_stmt(s: &mut Stmt, next: &mut u32) {
-    s.id = bump(next);
-    match &mut s.kind {
-        StmtKind::Expr(e) => number_expr(e, next),
-        StmtKind::Decl(d) => number_decl(d, next),
-        StmtKind::Block(b) => number_block(b, next),
-        StmtKind::Empty
-        | StmtKind::Goto(_)
-        | StmtKind::Break
-        | StmtKind::Continue
-        | StmtKind::Return(None) => {}
-        StmtKind::Return(Some(e)) => number_expr(e, next),
-        StmtKind::If { cond, then, els } => {
-            number_expr(cond, next);
-            number_stmt(then, next);
-            if let Some(e) = els {
-                number_stmt(e, next);
-            }
-        }
-        StmtKind::While { cond, body } | StmtKind::Switch { cond, body } => {
-            number_expr(cond, next);
-            number_stmt(body, next);
-        }
-        StmtKind::DoWhile { body, cond } => {
-            number_stmt(body, next);
-            number_expr(cond, next);
-        }
-        StmtKind::For {
-            init,
-            cond,
-            step,
-            body,
-        } => {
-            if let Some(i) = init {
-                number_stmt(i, next);
-            }
-            if let Some(c) = cond {
-                number_expr(c, next);
-            }
-            if let Some(s) = step {
-                number_expr(s, next);
-            }
-            number_stmt(body, next);
-        }
-        StmtKind::Case { value, body } => {
-            number_expr(value, next);
-            number_stmt(body, next);
-        }
-        StmtKind::Default { body } | StmtKind::Label { body, .. } => number_stmt(body, next),
-    }
-}
-
-fn number_expr(e: &mut Expr, next: &mut u32) {
-    e.id = bump(next);
-    match &mut e.kind {
-        ExprKind::IntLit { .. }
-        | ExprKind::FloatLit { .. }
-        | ExprKind::CharLit(_)
-        | ExprKind::StringLit(_)
-        | ExprKind::Ident(_) => {}
-        ExprKind::Unary { operand, .. } => number_expr(operand, next),
-        ExprKind::Binary { lhs, rhs, .. }
-        | ExprKind::Assign { lhs, rhs, .. }
-        | ExprKind::Comma { lhs, rhs } => {
-            number_expr(lhs, next);
-            number_expr(rhs, next);
-        }
-        ExprKind::Conditional { cond, then, els } => {
-            number_expr(cond, next);
-            number_expr(then, next);
-            number_expr(els, next);
-        }
-        ExprKind::Cast { ty, expr } => {
-            number_type(ty, next);
-            number_expr(expr, next);
-        }
-        ExprKind::SizeofType(ty) => number_type(ty, next),
-        ExprKind::SizeofExpr(inner) => number_expr(inner, next),
-        ExprKind::Call { args, .. } => {
-            for a in args {
-                number_expr(a, next);
-            }
-        }
-        ExprKind::Index { base, index } => {
-            number_expr(base, next);
-            number_expr(index, next);
-        }
-        ExprKind::Member { base, .. } => number_expr(base, next),
-    }
-}
-
-/// Numbers the nodes of a standalone expression from 0 (pre-order); returns the count.
-pub fn renumber_expr(e: &mut Expr) -> u32 {
-    let mut next = 0;
-    number_expr(e, &mut next);
-    next
 }
 
 /// Prints the expression as C with minimal parentheses.

@@ -47,6 +47,7 @@ pub mod preprocess;
 pub mod scalar_eval;
 pub mod trap;
 pub mod types;
+pub mod visit;
 pub mod vm;
 
 use std::fmt;

@@ -13,6 +13,7 @@ use super::ast::*;
 use super::diag::Diagnostic;
 use super::lexer::{Punct, TokKind, Token};
 use super::preprocess::preprocess;
+use super::visit::{renumber, renumber_expr};
 
 /// Bounds on parsing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

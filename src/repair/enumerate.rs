@@ -360,7 +360,7 @@ impl<'a> Enumerator<'a> {
             .flat_map(|root| {
                 let mut found = Vec::new();
                 if let Some(e) = scaffold.expr(root) {
-                    super::patch::visit_expr(e, &mut |x| {
+                    crate::lang::visit::for_each_expr(e, &mut |x| {
                         if matches!(x.kind, ExprKind::IntLit { value: MARKER, .. }) {
                             found.push(x.id);
                         }
