@@ -44,6 +44,7 @@ pub mod lexer;
 pub mod parser;
 pub mod prefix;
 pub mod preprocess;
+pub mod print;
 pub mod scalar_eval;
 pub mod trap;
 pub mod types;

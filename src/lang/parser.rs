@@ -2347,6 +2347,7 @@ pub fn string_literal(text: &str) -> (Vec<u8>, Vec<(bool, String)>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::print::type_to_c;
 
     fn paren(src: &str) -> String {
         let (e, d) = parse_expr(src);

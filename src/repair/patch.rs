@@ -513,7 +513,7 @@ impl RepairSource {
             let orig = self.exprs.get(&sub.id)?;
             (orig == sub && !orig.span.macro_inner).then(|| self.original(orig.span).to_string())
         };
-        crate::lang::ast::print_expr_with(e, &verbatim)
+        crate::lang::print::print_expr_with(e, &verbatim)
     }
 
     /// The byte range to replace and its new text for one edit.
