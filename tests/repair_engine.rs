@@ -421,7 +421,7 @@ fn resolved_expressions_evaluate_as_the_interpreter_does() {
         let src = RepairSource::new(text).unwrap();
         let mut ids = Vec::new();
         for &id in src.statements() {
-            fixloop::lang::ast::visit_stmt_exprs(&src.stmt(id).unwrap().stmt, &mut |e| {
+            fixloop::lang::visit::for_each_expr_in_stmt(&src.stmt(id).unwrap().stmt, &mut |e| {
                 ids.push(e.id)
             });
         }

@@ -2,7 +2,8 @@
 //! expressions and half-space conditions, sampled without noise, must be recovered.
 #![cfg(not(target_arch = "wasm32"))] // proptest is a native-only dev-dependency
 
-use fixloop::repair::synth::{synthesize_condition, synthesize_expression, SynthConfig, SynthStop};
+use fixloop::repair::budget::Stop;
+use fixloop::repair::synth::{synthesize_condition, synthesize_expression, SynthConfig};
 use proptest::prelude::*;
 
 const NVARS: usize = 4;
@@ -48,7 +49,7 @@ proptest! {
         let ex: Vec<(Vec<i64>, i64)> =
             train.iter().map(|x| (x.clone(), eval(c0, &terms, x))).collect();
         let r = synthesize_expression(&ex, NVARS, &SynthConfig::default());
-        prop_assert_eq!(&r.stop, &SynthStop::Found, "{}", r);
+        prop_assert_eq!(&r.stop, &Stop::Found, "{}", r);
         let e = r.expr.unwrap();
         prop_assert!(e.terms.len() <= terms.len(), "{:?} has more variables than {:?}", e, terms);
         for (x, y) in &ex {
@@ -69,7 +70,7 @@ proptest! {
         let holds = |x: &[i64]| a * x[0] + b * x[1] <= k;
         let ex: Vec<(Vec<i64>, bool)> = train.iter().map(|x| (x.clone(), holds(x))).collect();
         let r = synthesize_condition(&names(), &ex, &SynthConfig::default());
-        prop_assert_eq!(&r.stop, &SynthStop::Found, "{}", r);
+        prop_assert_eq!(&r.stop, &Stop::Found, "{}", r);
         let c = r.condition.unwrap();
         prop_assert!(!c.to_c().is_empty());
         for (x, h) in &ex {

@@ -268,7 +268,8 @@ impl Default for FuzzConfig {
     }
 }
 
-/// Why the fuzzer produced no new input.
+/// Why the fuzzer produced no new input: a fact about the inputs it can reach
+/// (duplicates only, or no seed), not a budget; the loop's `StopReason::Fuzzer` carries it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum FuzzStop {
     /// `max_attempts` mutants in a row were all duplicates.

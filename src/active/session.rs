@@ -152,6 +152,11 @@ impl fmt::Display for Query {
 }
 
 /// Why the loop stopped.
+///
+/// Apart from the repair engines' `Stop` (`repair::budget`) and the learner's own
+/// `oracle::StopReason`: this ends the labelling loop, by its budgets (labels,
+/// generated tests), the fuzzer running dry, or the run's learner conflict budget (the
+/// learner's `SessionConflictLimit`, told here as `LearnerBudget`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum StopReason {
     /// The label budget l is used up.

@@ -4,9 +4,8 @@ use std::collections::{HashMap, HashSet};
 
 use super::arith::{canon, conditional_kind, convert, convert_constant, cop, sc_of, BinaryRule};
 use super::ast::{
-    visit_expr, visit_stmt_exprs, BinaryOp, Block, Declaration, Declarator, Expr, ExprKind,
-    FunctionDef, Initializer, Item, NodeId, Span, Stmt, StmtKind, Storage, StructDef,
-    TranslationUnit, Type, UnaryOp,
+    BinaryOp, Block, Declaration, Declarator, Expr, ExprKind, FunctionDef, Initializer, Item,
+    NodeId, Span, Stmt, StmtKind, Storage, StructDef, TranslationUnit, Type, UnaryOp,
 };
 use super::builtins::{self, Sig};
 use super::bytecode::{
@@ -15,6 +14,7 @@ use super::bytecode::{
 use super::diag::Diagnostic;
 use super::scalar_eval::{self, Node};
 use super::types::{Ak, Sc, StructLayout, Ty};
+use super::visit::{for_each_expr, for_each_expr_in_stmt, walk_stmt, Visitor};
 use super::vm::{make_ptr, split_ptr, PAD};
 
 /// Headers whose functions and macros the interpreter supports.
@@ -207,8 +207,9 @@ impl CVal {
     }
 }
 
-fn collect_addr_taken(e: &Expr, set: &mut HashSet<String>) {
-    visit_expr(e, &mut |x| {
+/// Adds to `set` the names whose address `&name` statement `s` takes.
+fn collect_addr_taken(s: &Stmt, set: &mut HashSet<String>) {
+    for_each_expr_in_stmt(s, &mut |x| {
         if let ExprKind::Unary {
             op: UnaryOp::AddrOf,
             operand,
@@ -224,7 +225,7 @@ fn collect_addr_taken(e: &Expr, set: &mut HashSet<String>) {
 /// Whether evaluating `e` changes state (increments, assignments, calls).
 fn has_side_effects(e: &Expr) -> bool {
     let mut found = false;
-    visit_expr(e, &mut |x| {
+    for_each_expr(e, &mut |x| {
         found |= matches!(
             &x.kind,
             ExprKind::Unary {
@@ -749,7 +750,7 @@ impl Compiler {
             ..FnState::default()
         };
         for s in &fd.body.stmts {
-            visit_stmt_exprs(s, &mut |e| collect_addr_taken(e, &mut self.f.addr_taken));
+            collect_addr_taken(s, &mut self.f.addr_taken);
         }
         let entry = self.here();
         self.scopes.push(HashMap::new());
@@ -2278,29 +2279,25 @@ fn conv_is_identity(a: Sc, b: Sc) -> bool {
     )
 }
 
-fn collect_cases<'a>(s: &'a Stmt, out: &mut Vec<(NodeId, Option<&'a Expr>, Span)>) {
-    match &s.kind {
-        StmtKind::Case { value, body } => {
-            out.push((s.id, Some(value), s.span));
-            collect_cases(body, out);
-        }
-        StmtKind::Default { body } => {
-            out.push((s.id, None, s.span));
-            collect_cases(body, out);
-        }
-        StmtKind::Block(b) => b.stmts.iter().for_each(|x| collect_cases(x, out)),
-        StmtKind::If { then, els, .. } => {
-            collect_cases(then, out);
-            if let Some(e) = els {
-                collect_cases(e, out);
+/// The `case` and `default` labels of a `switch` body (not those of a `switch` inside
+/// it): the label statement's id, its value (`None` for `default`) and span.
+fn collect_cases<'a>(body: &'a Stmt, out: &mut Vec<(NodeId, Option<&'a Expr>, Span)>) {
+    struct Cases<'a, 'o>(&'o mut Vec<(NodeId, Option<&'a Expr>, Span)>);
+    impl<'a> Visitor<'a> for Cases<'a, '_> {
+        fn visit_stmt(&mut self, s: &'a Stmt) {
+            match &s.kind {
+                StmtKind::Switch { .. } => return,
+                StmtKind::Case { value, .. } => self.0.push((s.id, Some(value), s.span)),
+                StmtKind::Default { .. } => self.0.push((s.id, None, s.span)),
+                _ => {}
             }
+            walk_stmt(self, s);
         }
-        StmtKind::While { body, .. }
-        | StmtKind::DoWhile { body, .. }
-        | StmtKind::For { body, .. }
-        | StmtKind::Label { body, .. } => collect_cases(body, out),
-        _ => {}
+        // Labels are statements: no need to look inside expressions or declarations.
+        fn visit_expr(&mut self, _: &'a Expr) {}
+        fn visit_decl(&mut self, _: &'a Declaration) {}
     }
+    Cases(out).visit_stmt(body);
 }
 
 /// The initial bytes of a static object of `size` bytes, built without materialising

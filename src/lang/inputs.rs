@@ -6,10 +6,10 @@
 //! function, a `*` conversion) end the description: later input numbers have no name.
 
 use super::ast::{
-    visit_expr, visit_stmt_exprs, Expr, ExprKind, FunctionDef, Item, ScalarType, Stmt, StmtKind,
-    TranslationUnit, Type, UnaryOp,
+    Expr, ExprKind, FunctionDef, Item, ScalarType, Stmt, StmtKind, TranslationUnit, Type, UnaryOp,
 };
 use super::format::{conversions, Length};
+use super::visit::{for_each_expr_in_stmt, walk_expr, walk_unit, Visitor};
 use super::{parse, Shape};
 use std::collections::BTreeSet;
 
@@ -256,7 +256,7 @@ fn scanf_slots(call: &Expr) -> Option<Vec<InputSlot>> {
 /// stdin, or of a function of the program (`user`), which might.
 fn reads_input(stmt: &Stmt, user: &BTreeSet<&str>) -> bool {
     let mut reads = false;
-    visit_stmt_exprs(stmt, &mut |e| {
+    for_each_expr_in_stmt(stmt, &mut |e| {
         if let ExprKind::Call { callee, .. } = &e.kind {
             let library_read = (callee.contains("scanf") && callee != "sscanf")
                 || matches!(
@@ -275,7 +275,7 @@ fn reads_input(stmt: &Stmt, user: &BTreeSet<&str>) -> bool {
 /// or a `scanf`-family call whose format has a text conversion (or is computed).
 fn reads_text(stmt: &Stmt) -> bool {
     let mut text = false;
-    visit_stmt_exprs(stmt, &mut |e| {
+    for_each_expr_in_stmt(stmt, &mut |e| {
         let ExprKind::Call { callee, args, .. } = &e.kind else {
             return;
         };
@@ -300,41 +300,33 @@ fn reads_text(stmt: &Stmt) -> bool {
 
 /// Every integer literal and character constant of the program, sorted and distinct.
 fn constants(unit: &TranslationUnit) -> Vec<i64> {
-    let mut set = BTreeSet::new();
-    let mut add = |e: &Expr| match e.kind {
-        ExprKind::IntLit { value, .. } => {
-            if let Ok(v) = i64::try_from(value) {
-                set.insert(v);
-            }
-        }
-        ExprKind::CharLit(v) => {
-            set.insert(v);
-        }
-        _ => {}
-    };
-    for item in &unit.items {
-        match item {
-            Item::Function(f) => f
-                .body
-                .stmts
-                .iter()
-                .for_each(|s| visit_stmt_exprs(s, &mut add)),
-            Item::Decl(d) => {
-                for init in d.declarators.iter().filter_map(|dl| dl.init.as_ref()) {
-                    visit_initializer(init, &mut add);
-                }
-            }
-        }
-    }
-    set.into_iter().collect()
+    let mut c = Constants::default();
+    walk_unit(&mut c, unit);
+    c.0.into_iter().collect()
 }
 
-fn visit_initializer(i: &super::ast::Initializer, f: &mut dyn FnMut(&Expr)) {
-    match i {
-        super::ast::Initializer::Expr(e) => visit_expr(e, f),
-        super::ast::Initializer::List { items, .. } => {
-            items.iter().for_each(|x| visit_initializer(x, f))
+/// The integer literals and character constants a walk reaches outside types: an
+/// array's size bounds storage, it is no value the program computes or compares with
+/// (`int a[100005]`), so neither the fuzzer nor repair's constant pool takes it.
+#[derive(Default)]
+pub struct Constants(pub BTreeSet<i64>);
+
+impl<'a> Visitor<'a> for Constants {
+    fn visit_type(&mut self, _: &'a Type) {}
+
+    fn visit_expr(&mut self, e: &'a Expr) {
+        match e.kind {
+            ExprKind::IntLit { value, .. } => {
+                if let Ok(v) = i64::try_from(value) {
+                    self.0.insert(v);
+                }
+            }
+            ExprKind::CharLit(v) => {
+                self.0.insert(v);
+            }
+            _ => {}
         }
+        walk_expr(self, e);
     }
 }
 

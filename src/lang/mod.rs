@@ -44,9 +44,11 @@ pub mod lexer;
 pub mod parser;
 pub mod prefix;
 pub mod preprocess;
+pub mod print;
 pub mod scalar_eval;
 pub mod trap;
 pub mod types;
+pub mod visit;
 pub mod vm;
 
 use std::fmt;

@@ -13,6 +13,7 @@ use super::ast::*;
 use super::diag::Diagnostic;
 use super::lexer::{Punct, TokKind, Token};
 use super::preprocess::preprocess;
+use super::visit::{renumber, renumber_expr};
 
 /// Bounds on parsing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -2346,6 +2347,7 @@ pub fn string_literal(text: &str) -> (Vec<u8>, Vec<(bool, String)>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::print::type_to_c;
 
     fn paren(src: &str) -> String {
         let (e, d) = parse_expr(src);

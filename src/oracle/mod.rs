@@ -191,6 +191,11 @@ impl Default for LearnConfig {
 }
 
 /// Why a learn call stopped.
+///
+/// The learner's own, apart from the repair engines' `Stop` (`repair::budget`): the
+/// oracle does not depend on repair, its bounds (literals, pool, SAT calls, conflicts)
+/// are its own, and `Contradiction` is a verdict on the labels. Repair's synthesiser
+/// reads it into a `Stop` in one place (`repair::synth::synthesize_condition`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StopReason {
     /// A formula consistent with every example was found (it is a smallest one over the

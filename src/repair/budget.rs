@@ -1,21 +1,71 @@
-//! The per-run budget every repair engine draws from: test executions and candidates, the progress hook, and the typed reason a run was cut short.
+//! The per-run budget every repair engine draws from: test executions and candidates, the progress hook, and the one typed reason any engine stops.
 //!
 //! One [`Gate`] serves a whole repair (all engines of `--engine all` share it): an engine
 //! asks it before each test execution and for each candidate it decides, so the
 //! budgets hold exactly and a stop request from the progress hook is seen before the
 //! next execution. Once it refuses, it keeps refusing with the same [`Stop`].
 
+use std::fmt;
+
 use super::{Control, Progress, RepairConfig, RepairStats};
 
-/// Why the gate refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Why a repair engine stopped, or why the gate refused: one shape for the gate and every
+/// engine - enumeration, LRA synthesis and its synthesiser, GenProg and its genetic
+/// search - after egg's `StopReason`: what was found, or which bound was hit. The
+/// repair's own [`StopReason`](super::StopReason), which the page and the saved
+/// sessions show as text, is read from it in one place (`StopReason::of`).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Stop {
+    /// What was searched for was found: enough plausible patches (GenProg: a variant
+    /// that passes every test; the synthesiser: code that fits every example).
+    Found,
+    /// Everything within the engine's own limits was tried without success: every
+    /// candidate decided, every location tried, no operator could edit the program, no
+    /// expression of at most `SynthConfig::max_vars` variables fits.
+    Exhausted,
     /// [`RepairConfig::max_test_executions`] executions were used.
     ExecutionBudget,
     /// [`RepairConfig::max_candidates`] candidates were used.
     CandidateBudget,
+    /// GenProg's generation limit was reached.
+    GenerationLimit(usize),
+    /// GenProg's evaluation budget was used up.
+    EvaluationLimit(usize),
+    /// The synthesiser's subset or free-coefficient budget ran out, after this many
+    /// variable subsets.
+    SubsetLimit(usize),
     /// The progress hook asked to stop.
     Stopped,
+    /// The synthesiser had no examples to fit.
+    NoExamples,
+    /// Two examples with these variable values require different results: nothing fits.
+    Inconsistent(Vec<i64>),
+    /// The synthesiser's condition learner stopped without a formula (its reason).
+    Learner(String),
+    /// Invalid input or settings: examples of different lengths, more variables than
+    /// names, GenProg's operator-selection settings.
+    Invalid(String),
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stop::Found => write!(f, "found"),
+            Stop::Exhausted => write!(f, "everything within the limits tried"),
+            Stop::ExecutionBudget => write!(f, "test-execution budget used up"),
+            Stop::CandidateBudget => write!(f, "candidate budget used up"),
+            Stop::GenerationLimit(n) => write!(f, "generation limit ({n}) reached"),
+            Stop::EvaluationLimit(n) => write!(f, "evaluation budget ({n}) used up"),
+            Stop::SubsetLimit(n) => write!(f, "budget exhausted after {n} variable subsets"),
+            Stop::Stopped => write!(f, "stopped"),
+            Stop::NoExamples => write!(f, "no examples"),
+            Stop::Inconsistent(input) => {
+                write!(f, "inconsistent: {input:?} needs two different results")
+            }
+            Stop::Learner(why) => write!(f, "condition learner: {why}"),
+            Stop::Invalid(m) => write!(f, "invalid: {m}"),
+        }
+    }
 }
 
 /// The budget of one repair: counts into [`RepairStats`] and asks the progress hook.
@@ -49,7 +99,7 @@ impl<'a> Gate<'a> {
     }
 
     fn halt(&mut self, why: Stop) -> Result<(), Stop> {
-        self.stop = Some(why);
+        self.stop = Some(why.clone());
         Err(why)
     }
 
@@ -60,8 +110,8 @@ impl<'a> Gate<'a> {
 
     /// Asks the progress hook whether to go on (without using any budget).
     pub fn check(&mut self) -> Result<(), Stop> {
-        if let Some(s) = self.stop {
-            return Err(s);
+        if let Some(s) = &self.stop {
+            return Err(s.clone());
         }
         let now = self.snapshot();
         if (self.progress)(&now) == Control::Stop {
@@ -72,8 +122,8 @@ impl<'a> Gate<'a> {
 
     /// Asks for one test execution; counts it when granted.
     pub fn execution(&mut self) -> Result<(), Stop> {
-        if let Some(s) = self.stop {
-            return Err(s);
+        if let Some(s) = &self.stop {
+            return Err(s.clone());
         }
         if self.stats.test_executions >= self.max_executions {
             return self.halt(Stop::ExecutionBudget);
@@ -90,8 +140,8 @@ impl<'a> Gate<'a> {
 
     /// Asks for `n` more candidates (all or none); counts them when granted.
     pub fn candidates(&mut self, n: u64) -> Result<(), Stop> {
-        if let Some(s) = self.stop {
-            return Err(s);
+        if let Some(s) = &self.stop {
+            return Err(s.clone());
         }
         if n > self.candidates_left() {
             return self.halt(Stop::CandidateBudget);
@@ -111,7 +161,7 @@ impl<'a> Gate<'a> {
 
     /// Why the gate refused, once it has.
     pub fn stopped(&self) -> Option<Stop> {
-        self.stop
+        self.stop.clone()
     }
 }
 

@@ -198,6 +198,10 @@ pub enum ChoiceAnswer {
 }
 
 /// Why no question is asked.
+///
+/// Not the repair engines' `Stop` (`repair::budget`): this ends the dialogue that
+/// chooses among patches already found - they agree, the question budget is spent,
+/// only skipped inputs tell them apart - not a search, and names no engine bound.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChooseStop {
     /// The remaining patches print the same on every input checked (or one is left).

@@ -29,31 +29,6 @@ use crate::lang::{compile, Execution, HoleHandler, NodeId, Program};
 /// Marker literal of scaffolds (a statement edit whose new expression is the hole).
 const MARKER: u64 = 1_592_676_805;
 
-/// Why an engine stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EngineStop {
-    /// Enough plausible patches were found ([`RepairConfig::max_plausible`]).
-    Found,
-    /// Every candidate was decided.
-    CandidatesExhausted,
-    /// The test-execution budget ran out.
-    ExecutionBudget,
-    /// The candidate budget ran out.
-    CandidateBudget,
-    /// The progress hook asked to stop.
-    Stopped,
-}
-
-impl From<Stop> for EngineStop {
-    fn from(why: Stop) -> Self {
-        match why {
-            Stop::ExecutionBudget => EngineStop::ExecutionBudget,
-            Stop::CandidateBudget => EngineStop::CandidateBudget,
-            Stop::Stopped => EngineStop::Stopped,
-        }
-    }
-}
-
 /// Candidates sharing one hole: the program compiled with the hole and, per candidate,
 /// the patch and the expression that replaces the hole's value.
 pub struct HoleBatch {
@@ -248,7 +223,7 @@ pub struct EngineOutcome {
     /// Plausible patches in the order found.
     pub plausible: Vec<Patch>,
     /// Why it stopped.
-    pub stop: EngineStop,
+    pub stop: Stop,
 }
 
 fn scalar_type_of(sc: Sc) -> ScalarType {
@@ -360,7 +335,7 @@ impl<'a> Enumerator<'a> {
             .flat_map(|root| {
                 let mut found = Vec::new();
                 if let Some(e) = scaffold.expr(root) {
-                    super::patch::visit_expr(e, &mut |x| {
+                    crate::lang::visit::for_each_expr(e, &mut |x| {
                         if matches!(x.kind, ExprKind::IntLit { value: MARKER, .. }) {
                             found.push(x.id);
                         }
@@ -543,16 +518,16 @@ pub fn enumerate(
     if let Err(why) = gate.candidates(en.generated as u64) {
         return EngineOutcome {
             plausible,
-            stop: why.into(),
+            stop: why,
         };
     }
     let mut pending = std::mem::take(&mut en.pending);
     pending.sort_by_key(|p| (p.min_cost, p.rank, p.seq));
-    let mut stop = EngineStop::CandidatesExhausted;
+    let mut stop = Stop::Exhausted;
     let order = suite.order().to_vec();
     'batches: for p in pending {
         if let Err(why) = gate.check() {
-            stop = why.into();
+            stop = why;
             break;
         }
         match p.batch {
@@ -567,7 +542,7 @@ pub fn enumerate(
                 let mut ok = true;
                 for &t in &order {
                     if let Err(why) = gate.execution() {
-                        stop = why.into();
+                        stop = why;
                         break 'batches;
                     }
                     gate.stats.plain_executions += 1;
@@ -610,7 +585,7 @@ pub fn enumerate(
                         }
                     }
                     if let Some(why) = halted {
-                        stop = why.into();
+                        stop = why;
                         break 'batches;
                     }
                     gate.stats.candidates_decided += (alive.len() - passed.len()) as u64;
@@ -628,7 +603,7 @@ pub fn enumerate(
             }
         }
         if plausible.len() >= config.max_plausible {
-            stop = EngineStop::Found;
+            stop = Stop::Found;
             break;
         }
     }

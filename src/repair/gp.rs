@@ -18,9 +18,10 @@
 //! The engine is generic over a [`GpProblem`] (what an edit is, how to make one, how to
 //! test a variant); `ProgramProblem` binds it to C programs and the patch
 //! model. It is deterministic for a seed and bounded by generations and variant
-//! evaluations, with a typed [`GpStop`].
+//! evaluations, with a typed [`Stop`].
 
-use super::select::{OperatorSelector, SelectError, SelectionConfig};
+use super::budget::Stop;
+use super::select::{OperatorSelector, SelectionConfig};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::fmt;
@@ -57,10 +58,10 @@ pub trait GpProblem {
     /// Numbers of positive and negative tests.
     fn test_counts(&self) -> (usize, usize);
 
-    /// Whether the problem's own budget (or a stop request) cut the last evaluation
-    /// short: the search then ends with [`GpStop::Halted`]. Default never.
-    fn halted(&self) -> bool {
-        false
+    /// Why the problem's own budget (or a stop request) cut the last evaluation short,
+    /// if it did: the search then ends with that stop. Default never.
+    fn halted(&self) -> Option<Stop> {
+        None
     }
 }
 
@@ -112,43 +113,13 @@ impl Default for GpConfig {
     }
 }
 
-/// Why the genetic engine stopped.
-#[derive(Clone, Debug, PartialEq)]
-pub enum GpStop {
-    /// A variant passes every test.
-    Found,
-    /// The generation limit was reached.
-    GenerationLimit(usize),
-    /// The evaluation budget was used up.
-    EvaluationLimit(usize),
-    /// No operator could make any edit of the original program.
-    NoMutations,
-    /// The problem's budget or a stop request ended it ([`GpProblem::halted`]).
-    Halted,
-    /// The operator-selection settings are invalid.
-    Selection(SelectError),
-}
-
-impl fmt::Display for GpStop {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GpStop::Found => write!(f, "found a plausible variant"),
-            GpStop::GenerationLimit(n) => write!(f, "generation limit ({n}) reached"),
-            GpStop::EvaluationLimit(n) => write!(f, "evaluation budget ({n}) used up"),
-            GpStop::NoMutations => write!(f, "no operator can edit the program"),
-            GpStop::Halted => write!(f, "budget used up or stopped"),
-            GpStop::Selection(e) => write!(f, "operator selection: {e}"),
-        }
-    }
-}
-
 /// The outcome of a genetic search.
 #[derive(Clone, Debug)]
 pub struct GpReport<E> {
     /// The first plausible variant's edits (present exactly when `stop` is `Found`).
     pub patch: Option<Vec<E>>,
     /// Why the search stopped.
-    pub stop: GpStop,
+    pub stop: Stop,
     /// Generations started (generation 0 included).
     pub generations: usize,
     /// Variants evaluated (until the plausible one, when found).
@@ -211,7 +182,7 @@ impl<P: GpProblem> Search<'_, P> {
     fn budget_left(&self) -> bool {
         self.found.is_none()
             && self.evaluations < self.config.max_evaluations
-            && !self.problem.halted()
+            && self.problem.halted().is_none()
     }
 
     /// Mutates `parent` (of fitness `parent_fitness`) once, evaluates the child and
@@ -237,7 +208,7 @@ impl<P: GpProblem> Search<'_, P> {
                 edits.remove(0);
             }
             let eval = self.problem.evaluate(&edits);
-            if self.problem.halted() {
+            if self.problem.halted().is_some() {
                 // Cut short: neither counted nor fed back.
                 return None;
             }
@@ -285,7 +256,7 @@ pub fn run_gp<P: GpProblem>(problem: &mut P, config: &GpConfig) -> GpReport<P::E
         Err(e) => {
             return GpReport {
                 patch: None,
-                stop: GpStop::Selection(e),
+                stop: Stop::Invalid(format!("operator selection: {e}")),
                 generations: 0,
                 evaluations: 0,
                 best_fitness: 0.0,
@@ -315,23 +286,23 @@ pub fn run_gp<P: GpProblem>(problem: &mut P, config: &GpConfig) -> GpReport<P::E
     }
     let stop = loop {
         if s.found.is_some() {
-            break GpStop::Found;
+            break Stop::Found;
         }
-        if s.problem.halted() {
-            break GpStop::Halted;
+        if let Some(why) = s.problem.halted() {
+            break why;
         }
         if pop.is_empty() {
             break if s.evaluations >= config.max_evaluations {
-                GpStop::EvaluationLimit(config.max_evaluations)
+                Stop::EvaluationLimit(config.max_evaluations)
             } else {
-                GpStop::NoMutations
+                Stop::Exhausted
             };
         }
         if s.evaluations >= config.max_evaluations {
-            break GpStop::EvaluationLimit(config.max_evaluations);
+            break Stop::EvaluationLimit(config.max_evaluations);
         }
         if generations >= config.generations {
-            break GpStop::GenerationLimit(config.generations);
+            break Stop::GenerationLimit(config.generations);
         }
         generations += 1;
         // Selection: half the population by tournament, then pairwise crossover.
@@ -448,7 +419,7 @@ mod tests {
         };
         let mut p = cells();
         let r = run_gp(&mut p, &config);
-        assert_eq!(r.stop, GpStop::Found, "{r}");
+        assert_eq!(r.stop, Stop::Found, "{r}");
         let mut patch = r.patch.clone().unwrap();
         patch.sort();
         assert!(
@@ -473,7 +444,7 @@ mod tests {
         assert!(
             matches!(
                 r.stop,
-                GpStop::EvaluationLimit(400) | GpStop::GenerationLimit(10)
+                Stop::EvaluationLimit(400) | Stop::GenerationLimit(10)
             ),
             "{r}"
         );
@@ -486,7 +457,7 @@ mod tests {
                 ..GpConfig::default()
             },
         );
-        assert_eq!(r.stop, GpStop::EvaluationLimit(7));
+        assert_eq!(r.stop, Stop::EvaluationLimit(7));
         assert_eq!(r.evaluations, 7);
         let r = run_gp(
             &mut cells(),
@@ -497,7 +468,7 @@ mod tests {
             },
         );
         assert!(
-            matches!(r.stop, GpStop::GenerationLimit(1) | GpStop::Found),
+            matches!(r.stop, Stop::GenerationLimit(1) | Stop::Found),
             "{r}"
         );
     }
@@ -524,7 +495,7 @@ mod tests {
             }
         }
         let r = run_gp(&mut Nothing, &GpConfig::default());
-        assert_eq!(r.stop, GpStop::NoMutations);
+        assert_eq!(r.stop, Stop::Exhausted);
         assert_eq!(r.evaluations, 0);
     }
 

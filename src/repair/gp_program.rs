@@ -10,7 +10,7 @@
 //! never proposed. Variants are applied to the original text, compiled and run on every
 //! test; results are cached by patched text, so a variant met twice costs nothing.
 
-use super::budget::Gate;
+use super::budget::{Gate, Stop};
 use super::candidates;
 use super::cost::EditKind;
 use super::cost::NEVER;
@@ -29,7 +29,6 @@ use std::collections::{HashMap, HashSet};
 /// variant evaluated is drawn from the repair's [`Gate`].
 pub struct ProgramProblem<'a, 'g> {
     gate: &'a mut Gate<'g>,
-    halted: bool,
     src: &'a RepairSource,
     suite: &'a TestSuite,
     config: &'a RepairConfig,
@@ -80,7 +79,6 @@ impl<'a, 'g> ProgramProblem<'a, 'g> {
             .collect();
         ProgramProblem {
             gate,
-            halted: false,
             src,
             suite,
             config,
@@ -209,7 +207,6 @@ impl GpProblem for ProgramProblem<'_, '_> {
             return *e;
         }
         if self.gate.candidates(1).is_err() {
-            self.halted = true;
             return Evaluation::default();
         }
         self.gate.stats.candidates_decided += 1;
@@ -219,7 +216,6 @@ impl GpProblem for ProgramProblem<'_, '_> {
                 let mut passed = [0, 0];
                 for (i, t) in self.negative.iter().chain(&self.positive).enumerate() {
                     if self.gate.execution().is_err() {
-                        self.halted = true;
                         return Evaluation::default();
                     }
                     self.gate.stats.plain_executions += 1;
@@ -239,8 +235,9 @@ impl GpProblem for ProgramProblem<'_, '_> {
         eval
     }
 
-    fn halted(&self) -> bool {
-        self.halted
+    fn halted(&self) -> Option<Stop> {
+        // The gate's refusals stick: once it refused, it names why.
+        self.gate.stopped()
     }
 
     fn test_counts(&self) -> (usize, usize) {
@@ -250,8 +247,8 @@ impl GpProblem for ProgramProblem<'_, '_> {
 
 /// Runs GenProg on `src`: the plausible patch found (if any), the search report and the
 /// test executions it used. Executions and variants are drawn from `gate`, so the
-/// repair's budgets hold exactly ([`GpStop::Halted`](super::gp::GpStop::Halted) when they
-/// or a stop request end it).
+/// repair's budgets hold exactly (the gate's [`Stop`] when they or a stop request end
+/// it).
 pub fn genetic(
     src: &RepairSource,
     suite: &TestSuite,
@@ -458,7 +455,7 @@ mod tests {
         let (patch, report, _) = genetic_alone(&src, &suite, &suspicious, &config, &gp);
         assert!(patch.is_none());
         assert!(
-            matches!(report.stop, super::super::gp::GpStop::Selection(_)),
+            matches!(&report.stop, Stop::Invalid(m) if m.starts_with("operator selection")),
             "{report}"
         );
     }

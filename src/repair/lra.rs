@@ -73,34 +73,13 @@ impl Default for LraConfig {
     }
 }
 
-/// Why the LRA engine stopped.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LraStop {
-    /// At least one plausible patch was found.
-    Found,
-    /// Every location was tried.
-    LocationsExhausted,
-    /// The repair's gate refused an execution or a candidate (budget or stop request).
-    Halted(Stop),
-}
-
-impl fmt::Display for LraStop {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LraStop::Found => write!(f, "found a plausible synthesised patch"),
-            LraStop::LocationsExhausted => write!(f, "every location tried"),
-            LraStop::Halted(why) => write!(f, "halted: {why:?}"),
-        }
-    }
-}
-
 /// The outcome of the LRA engine.
 #[derive(Clone, Debug)]
 pub struct LraReport {
     /// Plausible patches, in the order found.
     pub plausible: Vec<Patch>,
     /// Why it stopped.
-    pub stop: LraStop,
+    pub stop: Stop,
     /// Expression locations examined.
     pub locations: usize,
     /// Locations where angelic values were found for every failing test.
@@ -562,7 +541,7 @@ pub fn linear(
     };
     let mut report = LraReport {
         plausible: Vec::new(),
-        stop: LraStop::LocationsExhausted,
+        stop: Stop::Exhausted,
         locations: 0,
         angelic: 0,
         synthesised: 0,
@@ -575,7 +554,7 @@ pub fn linear(
         };
         for (root_id, is_cond) in locations(src, info) {
             if let Err(why) = engine.gate.check() {
-                report.stop = LraStop::Halted(why);
+                report.stop = why;
                 break 'stmts;
             }
             let Some(root) = src.expr(root_id) else {
@@ -596,7 +575,7 @@ pub fn linear(
             let examples = match examples {
                 Ok(ex) => ex,
                 Err(why) => {
-                    report.stop = LraStop::Halted(why);
+                    report.stop = why;
                     break 'stmts;
                 }
             };
@@ -629,7 +608,7 @@ pub fn linear(
                     continue;
                 }
                 if let Err(why) = engine.gate.candidates(1) {
-                    report.stop = LraStop::Halted(why);
+                    report.stop = why;
                     break 'stmts;
                 }
                 report.synthesised += 1;
@@ -638,11 +617,11 @@ pub fn linear(
                     Ok(true) => {
                         engine.gate.plausible(patch.cost(&config.costs));
                         report.plausible.push(patch);
-                        report.stop = LraStop::Found;
+                        report.stop = Stop::Found;
                     }
                     Ok(false) => {}
                     Err(why) => {
-                        report.stop = LraStop::Halted(why);
+                        report.stop = why;
                         break 'stmts;
                     }
                 }
@@ -709,7 +688,7 @@ mod tests {
             &RepairConfig::default(),
             &LraConfig::default(),
         );
-        assert_eq!(r.stop, LraStop::Found, "{r}");
+        assert_eq!(r.stop, Stop::Found, "{r}");
         let patch = &r.plausible[0];
         let text = src.apply(patch, &Default::default()).unwrap();
         // (The splice parenthesises the wider expression.)
@@ -733,7 +712,7 @@ mod tests {
             &RepairConfig::default(),
             &LraConfig::default(),
         );
-        assert_eq!(r.stop, LraStop::Found, "{r}");
+        assert_eq!(r.stop, Stop::Found, "{r}");
         let heldout = "7 7 7 => equilateral\n6 6 1 => isosceles\n6 5 6 => isosceles\n5 6 6 => isosceles\n4 5 6 => scalene\n9 9 9 => equilateral\n";
         assert!(
             r.plausible.iter().any(|p| passes(&src, p, heldout)),
@@ -755,7 +734,7 @@ mod tests {
             &RepairConfig::default(),
             &LraConfig::default(),
         );
-        assert_eq!(r.stop, LraStop::Found, "{r}");
+        assert_eq!(r.stop, Stop::Found, "{r}");
         let heldout = "10 7 => 14\n-4 -9 => 2\n100 1 => 200\n";
         assert!(
             r.plausible.iter().any(|p| passes(&src, p, heldout)),
@@ -793,7 +772,7 @@ mod tests {
             &RepairConfig::default(),
             &LraConfig::default(),
         );
-        assert_eq!(r.stop, LraStop::LocationsExhausted, "{r}");
+        assert_eq!(r.stop, Stop::Exhausted, "{r}");
         assert!(r.plausible.is_empty());
     }
 

@@ -58,8 +58,7 @@ pub use tests::{Expectation, LearnedOracle, RepairTest};
 use crate::active::FuzzConfig;
 use crate::corpus::AnswerExtractor;
 use crate::lang::{compile, Limits};
-use budget::Gate;
-use enumerate::EngineStop;
+use budget::{Gate, Stop};
 use localise::{Suspicious, Weighting};
 use tests::{RunResult, TestSuite};
 use validate::{
@@ -259,7 +258,9 @@ impl RepairStats {
     }
 }
 
-/// Why a repair ended.
+/// Why a repair ended: its last engine's [`Stop`] read by [`StopReason::of`], or why no
+/// engine ran. Kept as its own type because its text (`Display`) is what the page, the
+/// saved sessions and the evaluation tables show.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StopReason {
     /// Enough plausible patches were found.
@@ -278,6 +279,24 @@ pub enum StopReason {
     DoesNotCompile(String),
     /// The requested engine is not available in this build.
     EngineUnavailable(&'static str),
+}
+
+impl StopReason {
+    /// The repair's reason from its last engine's [`Stop`] (`spent`: the candidate budget
+    /// is used up): the one place an engine's stop is translated. GenProg's evaluation
+    /// limit is its share of the candidate budget; any other end of the search within its
+    /// own limits counts as every candidate decided, or as the candidate budget when that
+    /// is spent.
+    fn of(stop: Stop, spent: bool) -> StopReason {
+        match stop {
+            Stop::Found => StopReason::Found,
+            Stop::ExecutionBudget => StopReason::BudgetExhausted,
+            Stop::CandidateBudget | Stop::EvaluationLimit(_) => StopReason::CandidateBudget,
+            Stop::Stopped => StopReason::Stopped,
+            _ if spent => StopReason::CandidateBudget,
+            _ => StopReason::CandidatesExhausted,
+        }
+    }
 }
 
 impl fmt::Display for StopReason {
@@ -471,11 +490,11 @@ pub fn repair_with_progress(
                     let found = outcome.plausible.len();
                     match widen::widen(&src, &suite, config, gate) {
                         Ok(wider) => outcome.plausible.extend(wider),
-                        Err(why) if found == 0 => outcome.stop = why.into(),
+                        Err(why) if found == 0 => outcome.stop = why,
                         Err(_) => {}
                     }
                     if found == 0 && !outcome.plausible.is_empty() {
-                        outcome.stop = EngineStop::Found;
+                        outcome.stop = Stop::Found;
                     }
                 }
                 if outcome.plausible.len() < config.max_plausible && gate.stopped().is_none() {
@@ -497,18 +516,8 @@ pub fn repair_with_progress(
             }
         }
     };
-    report.stop = match outcome.stop {
-        EngineStop::Found => StopReason::Found,
-        EngineStop::CandidatesExhausted
-            if report.stats.candidates as usize >= config.max_candidates =>
-        {
-            StopReason::CandidateBudget
-        }
-        EngineStop::CandidatesExhausted => StopReason::CandidatesExhausted,
-        EngineStop::ExecutionBudget => StopReason::BudgetExhausted,
-        EngineStop::CandidateBudget => StopReason::CandidateBudget,
-        EngineStop::Stopped => StopReason::Stopped,
-    };
+    let spent = report.stats.candidates as usize >= config.max_candidates;
+    report.stop = StopReason::of(outcome.stop, spent);
     report.plausible = outcome.plausible.len();
     report.patches = finish(
         &src,
@@ -542,15 +551,9 @@ fn run_genetic(
     gate: &mut Gate,
 ) -> enumerate::EngineOutcome {
     let (patch, gp, _) = gp_program::genetic(src, suite, suspicious, config, &config.genetic, gate);
-    let stop = match (gp.stop, gate.stopped()) {
-        (gp::GpStop::Found, _) => EngineStop::Found,
-        (_, Some(why)) => why.into(),
-        (gp::GpStop::EvaluationLimit(_), None) => EngineStop::CandidateBudget,
-        _ => EngineStop::CandidatesExhausted,
-    };
     enumerate::EngineOutcome {
         plausible: patch.into_iter().collect(),
-        stop,
+        stop: gp.stop,
     }
 }
 
@@ -563,14 +566,9 @@ fn run_linear(
     gate: &mut Gate,
 ) -> enumerate::EngineOutcome {
     let lra = lra::linear(src, suite, suspicious, config, &config.linear, gate);
-    let stop = match lra.stop {
-        lra::LraStop::Found => EngineStop::Found,
-        lra::LraStop::Halted(why) => why.into(),
-        lra::LraStop::LocationsExhausted => EngineStop::CandidatesExhausted,
-    };
     enumerate::EngineOutcome {
         plausible: lra.plausible,
-        stop,
+        stop: lra.stop,
     }
 }
 

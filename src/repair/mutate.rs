@@ -2,11 +2,12 @@
 
 use super::cost::EditKind;
 use super::holeval::{kind_of, FRESH_ID};
-use super::patch::{visit_expr, RepairSource, StmtInfo};
+use super::patch::{RepairSource, StmtInfo};
 use crate::lang::ast::{BinaryOp, Expr, ExprKind, ScalarType, Span, Stmt, StmtKind, UnaryOp};
 use crate::lang::bytecode::{HoleSite, HoleVar};
 use crate::lang::format::{conversions, Length};
 use crate::lang::types::Sc;
+use crate::lang::visit::{for_each_expr, walk_expr, walk_expr_mut, Visitor, VisitorMut};
 use crate::lang::NodeId;
 
 /// f1x's operator classes: an operator is replaced only by another of its class.
@@ -103,7 +104,7 @@ pub fn mutations(root: &Expr, scope: &[HoleVar], constants: &[i64]) -> Vec<Mutat
         return fixes;
     }
     let mut out = Vec::new();
-    visit_expr(root, &mut |e| match &e.kind {
+    for_each_expr(root, &mut |e| match &e.kind {
         ExprKind::Binary { op, lhs, rhs } => {
             if let Some(class) = OPERATOR_CLASSES.iter().find(|c| c.contains(op)) {
                 for &o in class.iter().filter(|&&o| o != *op) {
@@ -397,83 +398,65 @@ fn roots_of(e: &Expr, cond: bool, out: &mut Vec<(NodeId, bool)>) {
 /// root to the target get [`FRESH_ID`] (they changed). `None` when `target` is not in
 /// `root`.
 pub fn replace_node(root: &Expr, target: NodeId, with: &Expr) -> Option<Expr> {
-    if root.id == target {
-        return Some(with.clone());
+    struct Replace<'w> {
+        target: NodeId,
+        with: &'w Expr,
+        found: bool,
     }
-    let mut copy = root.clone();
-    let found = {
-        let mut children: Vec<&mut Expr> = match &mut copy.kind {
-            ExprKind::Unary { operand, .. } => vec![operand],
-            ExprKind::Binary { lhs, rhs, .. }
-            | ExprKind::Assign { lhs, rhs, .. }
-            | ExprKind::Comma { lhs, rhs } => vec![lhs, rhs],
-            ExprKind::Conditional { cond, then, els } => vec![cond, then, els],
-            ExprKind::Cast { expr, .. } | ExprKind::SizeofExpr(expr) => vec![expr],
-            ExprKind::Call { args, .. } => args.iter_mut().collect(),
-            ExprKind::Index { base, index } => vec![base, index],
-            ExprKind::Member { base, .. } => vec![base],
-            _ => vec![],
-        };
-        let mut found = false;
-        for c in children.iter_mut() {
-            if let Some(n) = replace_node(c, target, with) {
-                **c = n;
-                found = true;
-                break;
+    impl VisitorMut for Replace<'_> {
+        fn visit_expr(&mut self, e: &mut Expr) {
+            if self.found {
+                return;
+            }
+            if e.id == self.target {
+                *e = self.with.clone();
+                self.found = true;
+                return;
+            }
+            walk_expr_mut(self, e);
+            if self.found {
+                e.id = FRESH_ID;
             }
         }
-        found
-    };
-    if found {
-        copy.id = FRESH_ID;
-        Some(copy)
-    } else {
-        None
     }
+    let mut copy = root.clone();
+    let mut r = Replace {
+        target,
+        with,
+        found: false,
+    };
+    r.visit_expr(&mut copy);
+    r.found.then_some(copy)
 }
 
 /// The ids on the path from `root` down to `target` (root first, target last).
 pub fn path_to(root: &Expr, target: NodeId) -> Option<Vec<NodeId>> {
-    if root.id == target {
-        return Some(vec![root.id]);
+    struct Path {
+        target: NodeId,
+        stack: Vec<NodeId>,
+        found: Option<Vec<NodeId>>,
     }
-    let mut found = None;
-    let mut stop = false;
-    visit_children(root, &mut |c| {
-        if !stop {
-            if let Some(mut p) = path_to(c, target) {
-                p.insert(0, root.id);
-                found = Some(p);
-                stop = true;
+    impl<'a> Visitor<'a> for Path {
+        fn visit_expr(&mut self, e: &'a Expr) {
+            if self.found.is_some() {
+                return;
             }
+            self.stack.push(e.id);
+            if e.id == self.target {
+                self.found = Some(self.stack.clone());
+            } else {
+                walk_expr(self, e);
+            }
+            self.stack.pop();
         }
-    });
-    found
-}
-
-fn visit_children(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    match &e.kind {
-        ExprKind::Unary { operand, .. } => f(operand),
-        ExprKind::Binary { lhs, rhs, .. }
-        | ExprKind::Assign { lhs, rhs, .. }
-        | ExprKind::Comma { lhs, rhs } => {
-            f(lhs);
-            f(rhs);
-        }
-        ExprKind::Conditional { cond, then, els } => {
-            f(cond);
-            f(then);
-            f(els);
-        }
-        ExprKind::Cast { expr, .. } | ExprKind::SizeofExpr(expr) => f(expr),
-        ExprKind::Call { args, .. } => args.iter().for_each(&mut *f),
-        ExprKind::Index { base, index } => {
-            f(base);
-            f(index);
-        }
-        ExprKind::Member { base, .. } => f(base),
-        _ => {}
     }
+    let mut p = Path {
+        target,
+        stack: Vec::new(),
+        found: None,
+    };
+    p.visit_expr(root);
+    p.found
 }
 
 /// Statements worth copying (GenProg's donors): expression statements, `return`,

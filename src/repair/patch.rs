@@ -13,11 +13,16 @@ use std::fmt;
 
 use super::cost::{CostTable, EditKind, NEVER};
 use super::diff::unified_diff;
-pub use crate::lang::ast::{visit_expr, visit_stmt_exprs};
 use crate::lang::ast::{
-    Block, Declaration, Expr, ExprKind, Initializer, Item, Span, Stmt, StmtKind, TranslationUnit,
+    Block, Declaration, EnumConst, Expr, ExprKind, Item, Span, Stmt, StmtKind, TranslationUnit,
+    Type,
 };
 use crate::lang::bytecode::HoleVar;
+use crate::lang::inputs::Constants;
+use crate::lang::visit::{
+    for_each_expr, for_each_expr_in_stmt, walk_decl, walk_enum_const, walk_expr, walk_stmt,
+    walk_type, Visitor,
+};
 use crate::lang::{compile_parsed, parse, CompileError, Diagnostic, NodeId, Program};
 
 /// One edit of the program's AST. Node ids are those of `lang::parse(original source)`.
@@ -99,10 +104,10 @@ impl Edit {
     /// inserted or replacing statement's expressions).
     pub fn visit_new_exprs(&self, f: &mut dyn FnMut(&Expr)) {
         match self {
-            Edit::ReplaceExpr { with, .. } => visit_expr(with, f),
-            Edit::InsertGuard { cond, .. } => visit_expr(cond, f),
+            Edit::ReplaceExpr { with, .. } => for_each_expr(with, f),
+            Edit::InsertGuard { cond, .. } => for_each_expr(cond, f),
             Edit::InsertBefore { stmt, .. } | Edit::ReplaceStmt { with: stmt, .. } => {
-                visit_stmt_exprs(stmt, f)
+                for_each_expr_in_stmt(stmt, f)
             }
             Edit::DeleteStmt { .. } | Edit::WidenDecl { .. } => {}
         }
@@ -153,7 +158,7 @@ impl Edit {
 /// Number of nodes of an expression tree.
 pub fn expr_size(e: &Expr) -> u32 {
     let mut n = 0;
-    visit_expr(e, &mut |_| n += 1);
+    for_each_expr(e, &mut |_| n += 1);
     n
 }
 
@@ -252,6 +257,92 @@ pub struct RepairSource {
     line_starts: Vec<usize>,
 }
 
+/// Indexes one function body into a [`RepairSource`]: every statement with its
+/// [`StmtInfo`], every expression with the statement that directly owns it.
+struct Indexer<'s> {
+    src: &'s mut RepairSource,
+    function: &'s str,
+    /// The statement being indexed.
+    stmt: Option<NodeId>,
+    /// The next statement visited sits directly in a `{ }` list.
+    in_block: bool,
+    /// The current statement's own expressions so far.
+    own: Vec<NodeId>,
+    /// How many expressions the walk is inside.
+    depth: usize,
+    /// How many types, enum values or `case` labels the walk is inside: constant
+    /// expressions, indexed but never a statement's own (no hole can stand there).
+    constant: usize,
+}
+
+impl<'a> Visitor<'a> for Indexer<'_> {
+    fn visit_block(&mut self, b: &'a Block) {
+        for s in &b.stmts {
+            self.in_block = true;
+            self.visit_stmt(s);
+        }
+    }
+
+    fn visit_stmt(&mut self, s: &'a Stmt) {
+        let in_block = std::mem::replace(&mut self.in_block, false);
+        self.src.order.push(s.id);
+        let outer = self.stmt.replace(s.id);
+        let outer_own = std::mem::take(&mut self.own);
+        if let StmtKind::Case { value, body } = &s.kind {
+            self.constant += 1;
+            self.visit_expr(value);
+            self.constant -= 1;
+            self.visit_stmt(body);
+        } else {
+            walk_stmt(self, s);
+        }
+        let own = std::mem::replace(&mut self.own, outer_own);
+        self.stmt = outer;
+        self.src.stmts.insert(
+            s.id,
+            StmtInfo {
+                stmt: s.clone(),
+                in_block,
+                function: self.function.to_string(),
+                own_exprs: own,
+            },
+        );
+    }
+
+    fn visit_decl(&mut self, d: &'a Declaration) {
+        self.src.index_decl(d);
+        walk_decl(self, d);
+    }
+
+    fn visit_type(&mut self, t: &'a Type) {
+        self.constant += 1;
+        walk_type(self, t);
+        self.constant -= 1;
+    }
+
+    fn visit_enum_const(&mut self, c: &'a EnumConst) {
+        self.constant += 1;
+        walk_enum_const(self, c);
+        self.constant -= 1;
+    }
+
+    fn visit_expr(&mut self, e: &'a Expr) {
+        // A statement's own expressions are its roots: a condition, an expression
+        // statement, a returned value, every initialiser (the elements of a brace list
+        // too: a wrong entry of a local table is a constant to replace like any other).
+        if self.depth == 0 && self.constant == 0 {
+            self.own.push(e.id);
+        }
+        self.src.exprs.insert(e.id, e.clone());
+        if let Some(s) = self.stmt {
+            self.src.owner.insert(e.id, s);
+        }
+        self.depth += 1;
+        walk_expr(self, e);
+        self.depth -= 1;
+    }
+}
+
 /// A source that does not parse.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}", .0.iter().find(|d| d.is_error()).map(|d| d.to_string()).unwrap_or_default())]
@@ -279,7 +370,16 @@ impl RepairSource {
         };
         for item in &tu.items {
             match item {
-                Item::Function(f) => src.index_block(&f.body, &f.name),
+                Item::Function(f) => Indexer {
+                    src: &mut src,
+                    function: &f.name,
+                    stmt: None,
+                    in_block: false,
+                    own: Vec::new(),
+                    depth: 0,
+                    constant: 0,
+                }
+                .visit_block(&f.body),
                 Item::Decl(d) => src.index_decl(d),
             }
         }
@@ -318,93 +418,6 @@ impl RepairSource {
             .collect();
         out.sort_by_key(|d| d.1.start);
         out.into_iter().map(|(id, _, names)| (id, names)).collect()
-    }
-
-    fn index_block(&mut self, b: &Block, func: &str) {
-        for s in &b.stmts {
-            self.index_stmt(s, true, func);
-        }
-    }
-
-    fn index_stmt(&mut self, s: &Stmt, in_block: bool, func: &str) {
-        let mut own = Vec::new();
-        let mut own_expr = |e: &Expr, this: &mut RepairSource| {
-            own.push(e.id);
-            visit_expr(e, &mut |x| {
-                this.exprs.insert(x.id, x.clone());
-                this.owner.insert(x.id, s.id);
-            });
-        };
-        self.order.push(s.id);
-        match &s.kind {
-            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => own_expr(e, self),
-            StmtKind::Decl(d) => {
-                self.index_decl(d);
-                // Every initialiser expression, the elements of a brace list too (a wrong
-                // entry of a local table is a constant to replace like any other).
-                fn items<'i>(init: &'i Initializer, out: &mut Vec<&'i Expr>) {
-                    match init {
-                        Initializer::Expr(e) => out.push(e),
-                        Initializer::List { items: list, .. } => {
-                            list.iter().for_each(|i| items(i, out));
-                        }
-                    }
-                }
-                let mut exprs = Vec::new();
-                for init in d.declarators.iter().filter_map(|dl| dl.init.as_ref()) {
-                    items(init, &mut exprs);
-                }
-                for e in exprs {
-                    own_expr(e, self);
-                }
-            }
-            StmtKind::Block(b) => self.index_block(b, func),
-            StmtKind::If { cond, then, els } => {
-                own_expr(cond, self);
-                self.index_stmt(then, false, func);
-                if let Some(e) = els {
-                    self.index_stmt(e, false, func);
-                }
-            }
-            StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-                own_expr(cond, self);
-                self.index_stmt(body, false, func);
-            }
-            StmtKind::Switch { cond, body } => {
-                own_expr(cond, self);
-                self.index_stmt(body, false, func);
-            }
-            StmtKind::For {
-                init,
-                cond,
-                step,
-                body,
-            } => {
-                if let Some(i) = init {
-                    self.index_stmt(i, false, func);
-                }
-                if let Some(c) = cond {
-                    own_expr(c, self);
-                }
-                if let Some(st) = step {
-                    own_expr(st, self);
-                }
-                self.index_stmt(body, false, func);
-            }
-            StmtKind::Case { body, .. }
-            | StmtKind::Default { body }
-            | StmtKind::Label { body, .. } => self.index_stmt(body, false, func),
-            _ => {}
-        }
-        self.stmts.insert(
-            s.id,
-            StmtInfo {
-                stmt: s.clone(),
-                in_block,
-                function: func.to_string(),
-                own_exprs: own,
-            },
-        );
     }
 
     /// The original text.
@@ -455,19 +468,16 @@ impl RepairSource {
         self.owner.get(&expr).copied()
     }
 
-    /// Every integer constant written in the program's function bodies (deduplicated,
-    /// ascending), the pool for constant replacement.
+    /// Every integer constant written in the program's function bodies, outside types
+    /// ([`Constants`]; deduplicated, ascending), the pool for constant replacement.
     pub fn constants(&self) -> Vec<i64> {
-        let set: BTreeSet<i64> = self
-            .exprs
-            .values()
-            .filter_map(|e| match e.kind {
-                ExprKind::IntLit { value, .. } => i64::try_from(value).ok(),
-                ExprKind::CharLit(v) => Some(v),
-                _ => None,
-            })
-            .collect();
-        set.into_iter().collect()
+        let mut c = Constants::default();
+        for item in &self.tu.items {
+            if let Item::Function(f) = item {
+                c.visit_block(&f.body);
+            }
+        }
+        c.0.into_iter().collect()
     }
 
     /// 1-based line of byte offset `at`.
@@ -567,7 +577,7 @@ impl RepairSource {
             let orig = self.exprs.get(&sub.id)?;
             (orig == sub && !orig.span.macro_inner).then(|| self.original(orig.span).to_string())
         };
-        crate::lang::ast::print_expr_with(e, &verbatim)
+        crate::lang::print::print_expr_with(e, &verbatim)
     }
 
     /// The byte range to replace and its new text for one edit.
@@ -761,6 +771,31 @@ mod tests {
             .filter(|e| src.original(e.span) == text)
             .min_by_key(|e| e.id)
             .unwrap()
+    }
+
+    #[test]
+    fn the_index_reaches_every_expression_and_owns_only_what_runs() {
+        let text = "int main() {\n    int t[3] = {4, 5};\n    switch (t[0]) {\n    case 6 + 1:\n        return 8;\n    }\n    return 0;\n}\n";
+        let src = RepairSource::new(text).unwrap();
+        // The array size and the case label are indexed, with their statement...
+        for label in ["3", "6 + 1", "6"] {
+            let e = find(&src, label);
+            assert!(src.owner_of(e.id).is_some(), "{label}");
+        }
+        // ...but a statement owns only what it evaluates: the initialisers, not the size.
+        let decl = src.statements()[0];
+        let owned: Vec<&str> = src
+            .stmt(decl)
+            .unwrap()
+            .own_exprs
+            .iter()
+            .map(|&id| src.original(src.expr(id).unwrap().span))
+            .collect();
+        assert_eq!(owned, ["4", "5"]);
+        let case = src.owner_of(find(&src, "6 + 1").id).unwrap();
+        assert!(src.stmt(case).unwrap().own_exprs.is_empty());
+        // The constant pool: case labels yes, array sizes no.
+        assert_eq!(src.constants(), [0, 1, 4, 5, 6, 8]);
     }
 
     #[test]

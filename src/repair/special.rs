@@ -7,7 +7,8 @@
 //! after the patch: the patch special-cases inputs when it adds two or more of them, or
 //! one whose constant is a number of a labelled input.
 
-use crate::lang::ast::{visit_stmt_exprs, BinaryOp, Expr, ExprKind, Item, UnaryOp};
+use crate::lang::ast::{BinaryOp, Expr, ExprKind, Item, UnaryOp};
+use crate::lang::visit::for_each_expr_in_stmt;
 use crate::lang::{parse, Num};
 
 /// The constant value of `e` when it is a literal, possibly negated.
@@ -47,7 +48,7 @@ fn equality_constants(source: &str) -> Option<Vec<i128>> {
     for item in &unit.items {
         if let Item::Function(f) = item {
             for s in &f.body.stmts {
-                visit_stmt_exprs(s, &mut note);
+                for_each_expr_in_stmt(s, &mut note);
             }
         }
     }

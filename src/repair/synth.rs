@@ -17,10 +17,11 @@
 //!   printed as a C expression.
 //!
 //! Both are bounded (variables, subsets, free-coefficient candidates, the learner's
-//! limits) and say why they stopped ([`SynthStop`]). Arithmetic is exact; the synthesised
+//! limits) and say why they stopped (the repair engines' one [`Stop`]). Arithmetic is exact; the synthesised
 //! code is checked on the examples with mathematical integers (C overflow is the caller's
 //! test run to judge).
 
+use super::budget::Stop;
 use super::mutate::{bin, fresh, int_lit, var};
 use crate::lang::ast::{BinaryOp, Expr, ExprKind, ScalarType, UnaryOp};
 use crate::oracle::{self, Example, Form, Formula, LearnConfig, Rel, Value};
@@ -68,54 +69,6 @@ impl Default for SynthConfig {
                 remainder_atoms: false,
                 ..LearnConfig::default()
             },
-        }
-    }
-}
-
-/// Why a synthesis call stopped.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SynthStop {
-    /// Code consistent with every example was found.
-    Found,
-    /// No examples: nothing to fit.
-    NoExamples,
-    /// Two examples with the same variable values require different results.
-    Inconsistent {
-        /// The variable values.
-        input: Vec<i64>,
-    },
-    /// Every candidate within the limits was tried; none fits.
-    NoneWithinLimits {
-        /// The variable limit used.
-        max_vars: usize,
-    },
-    /// The subset or free-coefficient budget ran out before a fit was found.
-    BudgetExhausted {
-        /// Variable subsets solved.
-        subsets: usize,
-    },
-    /// The condition learner stopped without a formula (its reason).
-    Learner(String),
-    /// Examples of different lengths, or more variables than names.
-    Invalid(String),
-}
-
-impl fmt::Display for SynthStop {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SynthStop::Found => write!(f, "found"),
-            SynthStop::NoExamples => write!(f, "no examples"),
-            SynthStop::Inconsistent { input } => {
-                write!(f, "inconsistent: {input:?} needs two different results")
-            }
-            SynthStop::NoneWithinLimits { max_vars } => {
-                write!(f, "none within limits (up to {max_vars} variables)")
-            }
-            SynthStop::BudgetExhausted { subsets } => {
-                write!(f, "budget exhausted after {subsets} variable subsets")
-            }
-            SynthStop::Learner(why) => write!(f, "condition learner: {why}"),
-            SynthStop::Invalid(m) => write!(f, "invalid input: {m}"),
         }
     }
 }
@@ -199,10 +152,10 @@ fn push_term(out: &mut String, c: i64, name: &str) {
 /// The outcome of [`synthesize_expression`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExprReport {
-    /// The expression, present exactly when `stop` is [`SynthStop::Found`].
+    /// The expression, present exactly when `stop` is [`Stop::Found`].
     pub expr: Option<LinearExpr>,
     /// Why the search stopped.
-    pub stop: SynthStop,
+    pub stop: Stop,
     /// Variable subsets solved.
     pub subsets: usize,
     /// Distinct examples used.
@@ -238,18 +191,18 @@ pub fn synthesize_expression(
         examples,
     };
     if examples.is_empty() {
-        return report(None, SynthStop::NoExamples, 0, 0);
+        return report(None, Stop::NoExamples, 0, 0);
     }
     if let Some((x, _)) = examples.iter().find(|(x, _)| x.len() != nvars) {
         let m = format!("an example has {} values, expected {nvars}", x.len());
-        return report(None, SynthStop::Invalid(m), 0, 0);
+        return report(None, Stop::Invalid(m), 0, 0);
     }
     let mut seen: HashMap<&[i64], i64> = HashMap::new();
     let mut distinct: Vec<(&[i64], i64)> = Vec::new();
     for (x, y) in examples {
         match seen.insert(x, *y) {
             Some(prev) if prev != *y => {
-                let stop = SynthStop::Inconsistent { input: x.clone() };
+                let stop = Stop::Inconsistent(x.clone());
                 return report(None, stop, 0, seen.len());
             }
             Some(_) => {}
@@ -281,20 +234,16 @@ pub fn synthesize_expression(
             }
         }
         if let Some(e) = best {
-            return report(Some(e), SynthStop::Found, budget.subsets, n_examples);
+            return report(Some(e), Stop::Found, budget.subsets, n_examples);
         }
         if budget.exhausted {
             break;
         }
     }
     let stop = if budget.exhausted {
-        SynthStop::BudgetExhausted {
-            subsets: budget.subsets,
-        }
+        Stop::SubsetLimit(budget.subsets)
     } else {
-        SynthStop::NoneWithinLimits {
-            max_vars: config.max_vars,
-        }
+        Stop::Exhausted
     };
     report(None, stop, budget.subsets, n_examples)
 }
@@ -493,10 +442,10 @@ impl Condition {
 /// The outcome of [`synthesize_condition`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConditionReport {
-    /// The condition, present exactly when `stop` is [`SynthStop::Found`].
+    /// The condition, present exactly when `stop` is [`Stop::Found`].
     pub condition: Option<Condition>,
     /// Why the search stopped.
-    pub stop: SynthStop,
+    pub stop: Stop,
     /// Examples given.
     pub examples: usize,
 }
@@ -524,7 +473,7 @@ pub fn synthesize_condition(
         examples: examples.len(),
     };
     if examples.is_empty() {
-        return report(None, SynthStop::NoExamples);
+        return report(None, Stop::NoExamples);
     }
     let data: Vec<Example> = examples
         .iter()
@@ -536,14 +485,14 @@ pub fn synthesize_condition(
     let learned = oracle::learn(names, &data, &config.condition);
     match (learned.formula, learned.stop) {
         (Some(formula), oracle::StopReason::Found) => {
-            report(Some(Condition { formula }), SynthStop::Found)
+            report(Some(Condition { formula }), Stop::Found)
         }
         (_, oracle::StopReason::Contradiction { point }) => {
             let input = point.iter().filter_map(Value::as_i64).collect();
-            report(None, SynthStop::Inconsistent { input })
+            report(None, Stop::Inconsistent(input))
         }
-        (_, oracle::StopReason::Invalid(m)) => report(None, SynthStop::Invalid(m)),
-        (_, stop) => report(None, SynthStop::Learner(stop.to_string())),
+        (_, oracle::StopReason::Invalid(m)) => report(None, Stop::Invalid(m)),
+        (_, stop) => report(None, Stop::Learner(stop.to_string())),
     }
 }
 
@@ -759,7 +708,7 @@ mod tests {
         let points = [[1, 5, 2], [4, -1, 0], [0, 0, 7], [3, 3, 3], [-2, 8, 1]];
         let ex: Vec<(Vec<i64>, i64)> = points.iter().map(|p| (p.to_vec(), target(p))).collect();
         let r = fit(&ex, 3);
-        assert_eq!(r.stop, SynthStop::Found, "{r}");
+        assert_eq!(r.stop, Stop::Found, "{r}");
         let e = r.expr.unwrap();
         assert_eq!(e.terms, vec![(0, 2), (2, -1)]);
         assert_eq!(e.constant, 3);
@@ -799,21 +748,15 @@ mod tests {
     fn non_integer_or_inconsistent_data_is_a_typed_stop() {
         // y = x / 2 has no integer-coefficient linear form.
         let ex: Vec<(Vec<i64>, i64)> = (0..6).map(|x| (vec![2 * x], x)).collect();
-        assert_eq!(
-            fit(&ex, 1).stop,
-            SynthStop::NoneWithinLimits { max_vars: 3 }
-        );
+        assert_eq!(fit(&ex, 1).stop, Stop::Exhausted);
         let ex: Vec<(Vec<i64>, i64)> = (0..6).map(|x| (vec![x], x / 2)).collect();
         let r = fit(&ex, 1);
-        assert_eq!(r.stop, SynthStop::NoneWithinLimits { max_vars: 3 });
+        assert_eq!(r.stop, Stop::Exhausted);
         assert!(r.expr.is_none());
         let r = fit(&[(vec![1], 1), (vec![1], 2)], 1);
-        assert_eq!(r.stop, SynthStop::Inconsistent { input: vec![1] });
-        assert_eq!(fit(&[], 1).stop, SynthStop::NoExamples);
-        assert!(matches!(
-            fit(&[(vec![1, 2], 1)], 1).stop,
-            SynthStop::Invalid(_)
-        ));
+        assert_eq!(r.stop, Stop::Inconsistent(vec![1]));
+        assert_eq!(fit(&[], 1).stop, Stop::NoExamples);
+        assert!(matches!(fit(&[(vec![1, 2], 1)], 1).stop, Stop::Invalid(_)));
     }
 
     #[test]
@@ -830,7 +773,7 @@ mod tests {
             ..SynthConfig::default()
         };
         let r = synthesize_expression(&ex, 6, &cfg);
-        assert_eq!(r.stop, SynthStop::BudgetExhausted { subsets: 10 }, "{r}");
+        assert_eq!(r.stop, Stop::SubsetLimit(10), "{r}");
     }
 
     #[test]
@@ -842,7 +785,7 @@ mod tests {
                 .map(|p| (p.to_vec(), p[0] > p[1]))
                 .collect();
         let r = synthesize_condition(&names(&["a", "b"]), &ex, &SynthConfig::default());
-        assert_eq!(r.stop, SynthStop::Found, "{r}");
+        assert_eq!(r.stop, Stop::Found, "{r}");
         let c = r.condition.unwrap();
         assert_eq!(c.to_c(), "a > b");
         for (x, holds) in &ex {
@@ -864,7 +807,7 @@ mod tests {
     fn contradictory_condition_examples() {
         let ex = vec![(vec![1, 2], true), (vec![1, 2], false)];
         let r = synthesize_condition(&names(&["a", "b"]), &ex, &SynthConfig::default());
-        assert_eq!(r.stop, SynthStop::Inconsistent { input: vec![1, 2] });
+        assert_eq!(r.stop, Stop::Inconsistent(vec![1, 2]));
     }
 
     #[test]

@@ -9,7 +9,8 @@ use super::patch::{Edit, Patch, RepairSource};
 use super::tests::{RunResult, TestSuite};
 use crate::active::fuzz::{FuzzConfig, Fuzzer};
 use crate::active::observe::Status;
-use crate::lang::ast::{visit_expr, BinaryOp, Expr, ExprKind, UnaryOp};
+use crate::lang::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
+use crate::lang::visit::for_each_expr;
 use crate::lang::{Num, Program};
 
 /// `count` fresh inputs fuzzed around the tests' inputs with `config` (seeded, so runs
@@ -329,7 +330,7 @@ fn is_constant(e: &Expr) -> bool {
 /// non-constant `x` with a constant `c` (either side).
 pub fn single_value_tests(e: &Expr) -> usize {
     let mut n = 0;
-    visit_expr(e, &mut |x| {
+    for_each_expr(e, &mut |x| {
         if let ExprKind::Binary {
             op: BinaryOp::Eq | BinaryOp::Ne,
             lhs,

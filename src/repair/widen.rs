@@ -11,12 +11,13 @@
 use super::budget::{Gate, Stop};
 use super::cost::EditKind;
 use super::mutate::{format_call, fresh, is_integer, with_lengths};
-use super::patch::{visit_expr, Edit, Patch, RepairSource};
+use super::patch::{Edit, Patch, RepairSource};
 use super::tests::TestSuite;
 use super::RepairConfig;
 use crate::lang::ast::{Expr, ExprKind};
 use crate::lang::compile;
 use crate::lang::format::{conversions, Length};
+use crate::lang::visit::for_each_expr;
 
 /// One widening patch per declaration written `int`, in source order (see the module
 /// docs).
@@ -41,7 +42,7 @@ fn format_calls(src: &RepairSource) -> Vec<Expr> {
         let Some(info) = src.stmt(s) else { continue };
         for &root in &info.own_exprs {
             let Some(e) = src.expr(root) else { continue };
-            visit_expr(e, &mut |x| {
+            for_each_expr(e, &mut |x| {
                 if let ExprKind::Call { callee, args, .. } = &x.kind {
                     if format_call(callee, args).is_some() && !out.iter().any(|c| c.id == x.id) {
                         out.push(x.clone());
@@ -65,7 +66,7 @@ fn widened_format(call: &Expr, names: &[String]) -> Option<Edit> {
     }
     let uses = |a: &Expr| {
         let mut found = false;
-        visit_expr(a, &mut |x| {
+        for_each_expr(a, &mut |x| {
             found |= matches!(&x.kind, ExprKind::Ident(n) if names.contains(n));
         });
         found
