@@ -56,8 +56,10 @@ impl<'a, 'g> ProgramProblem<'a, 'g> {
         config: &'a RepairConfig,
         gate: &'a mut Gate<'g>,
     ) -> ProgramProblem<'a, 'g> {
+        // Widening is no edit at a statement: repair tries its few patches itself.
         let operators = EditKind::ALL
             .into_iter()
+            .filter(|&k| k != EditKind::WidenType)
             .filter(|&k| config.costs.of(k) != NEVER && config.costs.of(k) <= config.budget)
             .collect();
         let mut total = 0.0;
