@@ -414,6 +414,9 @@ pub struct Func {
     pub object_bytes: u32,
     /// Frame objects: (offset in frame memory, length).
     pub objects: Vec<(u32, u32)>,
+    /// The source name of each frame object (empty for the compiler's temporaries), for
+    /// the message of a read of uninitialised memory.
+    pub object_names: Vec<String>,
 }
 
 /// A call site's variadic argument classes.

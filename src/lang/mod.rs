@@ -15,8 +15,12 @@
 //! the Rust stack), bounded by [`Limits`].
 //!
 //! Semantics follow gcc -std=c99 -O0 on x86-64 Linux, with these documented choices:
-//! - uninitialised locals read as 0 the first time (gcc gives stack garbage); a block's
-//!   local keeps its value across loop iterations as gcc's stack slot does;
+//! - a read of a local variable (or of `malloc`'s memory) before anything was written to
+//!   it stops the run: "undefined behaviour: read of uninitialised variable `x`", noted as
+//!   [`UndefinedKind::UninitialisedRead`] (gcc's program reads stack garbage). Globals,
+//!   `static` locals and `calloc`'s memory start as zeros; copying uninitialised bytes (a
+//!   structure assignment, `memcpy`) is no read; a block's local keeps its value across
+//!   loop iterations as gcc's stack slot does;
 //! - `INT_MIN / -1` and `INT_MIN % -1` are the runtime error "integer overflow" (gcc: SIGFPE);
 //! - out-of-range double -> int conversion gives 0x80000000 (x86 "integer indefinite");
 //! - every array/pointer access is bounds-checked against its object (whole object, so a
@@ -37,6 +41,7 @@ pub mod ast;
 pub mod builtins;
 pub mod bytecode;
 pub mod compile;
+pub mod definite;
 pub mod diag;
 pub mod format;
 pub mod inputs;
@@ -294,6 +299,10 @@ pub enum UndefinedKind {
     /// the value of the last call that returned, what gcc -O0 leaves in `eax` in the
     /// common case; gcc's real value depends on the code it generated.
     MissingReturnValue,
+    /// A local variable, or memory from `malloc`, read before anything was written to it
+    /// (gcc's program reads whatever the stack or heap held). Unlike the others this
+    /// stops the run, with a runtime error naming the variable.
+    UninitialisedRead,
 }
 
 /// The first undefined behaviour a run went through.
@@ -314,6 +323,7 @@ impl fmt::Display for Undefined {
             UndefinedKind::MissingReturnValue => {
                 "the value of a function that ended without return is used"
             }
+            UndefinedKind::UninitialisedRead => "read of an uninitialised variable",
         };
         write!(f, "{what} at line {}", self.line)
     }
@@ -328,7 +338,8 @@ pub struct Execution {
     pub outcome: Outcome,
     /// Steps used.
     pub steps: u64,
-    /// The first undefined behaviour of C the run went through (the run went on).
+    /// The first undefined behaviour of C the run went through (the run went on), or
+    /// the one that stopped it ([`UndefinedKind::UninitialisedRead`]).
     pub undefined: Option<Undefined>,
     /// Indices into [`Program::statement_lines`] of the statements executed, ascending,
     /// when [`Limits::record_coverage`] was set.
@@ -339,6 +350,15 @@ impl Execution {
     /// Whether the program ended normally (exit status ignored).
     pub fn exited(&self) -> bool {
         matches!(self.outcome, Outcome::Exit(_))
+    }
+
+    /// Whether undefined behaviour stopped the run (a read of an uninitialised variable):
+    /// what gcc's binary does from there is anyone's guess.
+    pub fn stopped_by_undefined(&self) -> bool {
+        matches!(self.outcome, Outcome::RuntimeError { .. })
+            && self
+                .undefined
+                .is_some_and(|u| u.what == UndefinedKind::UninitialisedRead)
     }
 }
 
