@@ -370,6 +370,8 @@ struct Inner {
     entry_params: Vec<Ty>,
     entry_ret: Ty,
     diagnostics: Vec<Diagnostic>,
+    /// What the program reads, described from the parse it was compiled from.
+    inputs: inputs::ProgramInputs,
     /// The state before `main`'s first input read, shared by all its plain runs.
     prefix: prefix::PrefixCache,
 }
@@ -471,9 +473,11 @@ pub fn compile_parsed(
             sig.2.clone(),
         )
     };
+    let inputs = inputs::describe(tu, &shape);
     Ok(Program {
         inner: Arc::new(Inner {
             compiled,
+            inputs,
             shape,
             entry,
             entry_params,
@@ -488,6 +492,13 @@ impl Program {
     /// How the program takes inputs.
     pub fn shape(&self) -> &Shape {
         &self.inner.shape
+    }
+
+    /// What the program reads: its input numbers' names and types, its constants,
+    /// whether it reads stdin or text ([`inputs::describe`] of the parse it was compiled
+    /// from, so no caller parses the text again).
+    pub fn inputs(&self) -> &inputs::ProgramInputs {
+        &self.inner.inputs
     }
 
     /// Warnings from compilation.
