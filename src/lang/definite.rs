@@ -418,6 +418,31 @@ mod tests {
     }
 
     #[test]
+    fn runs_resumed_from_the_input_prefix_keep_what_is_uninitialised() {
+        // A prefix of more than 10 000 steps is saved before the first read and later
+        // runs start from it: the flags of `a` and of the heap come with it.
+        let src =
+            "#include <stdio.h>\n#include <stdlib.h>\nint main(void) { int a[4], i, n, s = 0;\n\
+                   int *h = malloc(8); h[0] = 3; a[0] = 1;\n\
+                   for (i = 0; i < 20000; i++) s += i % 3;\n\
+                   scanf(\"%d\", &n);\nprintf(\"%d\\n\", a[n] + h[n]); return s == 0; }\n";
+        let p = compile(src).expect("compiles");
+        for _ in 0..2 {
+            let e = p.run(b"0", &Limits::default());
+            assert_eq!(
+                (e.stdout.as_slice(), &e.outcome),
+                (&b"4\n"[..], &Outcome::Exit(0))
+            );
+            let e = p.run(b"1", &Limits::default());
+            assert!(e.stopped_by_undefined(), "{}", e.outcome);
+            assert_eq!(
+                e.outcome.to_string(),
+                "runtime error at line 7: undefined behaviour: read of uninitialised variable `a`"
+            );
+        }
+    }
+
+    #[test]
     fn a_stop_replaces_undefined_behaviour_noted_before() {
         // The overflow is noted first; the uninitialised read is what ended the run.
         let src = "#include <stdio.h>\nint main(void) { int big = 2147483647, x, n;\n\

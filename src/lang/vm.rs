@@ -124,7 +124,12 @@ impl Snapshot {
 
     /// Bytes the snapshot holds (about what restoring it copies).
     pub fn bytes(&self) -> usize {
-        self.page_bytes.len() + self.frame_mem.len() + self.heap.len() + self.stdout.len()
+        self.page_bytes.len()
+            + self.frame_mem.len()
+            + self.frame_init.len()
+            + self.heap.len()
+            + self.heap_init.len()
+            + self.stdout.len()
     }
 }
 
