@@ -607,8 +607,8 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
             vm.charge(n as usize)?;
             r as u64
         }
-        B::Malloc => vm.malloc(arg(0), false)?,
-        B::Calloc => vm.malloc(arg(0).saturating_mul(arg(1)), true)?,
+        B::Malloc => vm.malloc(arg(0))?,
+        B::Calloc => vm.malloc(arg(0).saturating_mul(arg(1)))?,
         B::Free => 0,
         B::Exit => return Err(Trap::Exit(int(0) as i32)),
         B::Ctype(c) => glibc_ctype(c, int(0)) as u64,
@@ -649,7 +649,6 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
             vm.charge(n)?;
             let base = vm.mem.len() + super::vm::PAD as usize;
             vm.grow_frames(n + 2 * super::vm::PAD as usize);
-            vm.uninitialise(base, n);
             vm.objs.push(Obj {
                 base: base as u32,
                 len: n as u32,

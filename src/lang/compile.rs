@@ -89,6 +89,10 @@ struct FnState {
     frame_bytes: u32,
     objects: Vec<(u32, u32)>,
     object_names: Vec<String>,
+    /// See [`Func::uninitialised`].
+    uninitialised: Vec<u32>,
+    /// Locals a read may reach before any assignment ([`super::definite`]).
+    maybe_uninitialised: HashSet<String>,
     ret: Option<Ty>,
     breaks: Vec<Vec<usize>>,
     continues: Vec<Vec<usize>>,
@@ -754,9 +758,7 @@ impl Compiler {
         }
         // A local that may be read before it is assigned lives in memory too, where the
         // machine stops a read of bytes never written.
-        self.f
-            .addr_taken
-            .extend(super::definite::maybe_uninitialised(fd));
+        self.f.maybe_uninitialised = super::definite::maybe_uninitialised(fd);
         let entry = self.here();
         self.scopes.push(HashMap::new());
         let mut sig_params = vec![];
@@ -838,6 +840,7 @@ impl Compiler {
                     .fold(0u32, |t, &(_, len)| t.saturating_add(len)),
                 objects: f.objects,
                 object_names: f.object_names,
+                uninitialised: f.uninitialised,
             };
         }
         self.out.func_index.insert(fd.name.clone(), sym.idx);
@@ -1173,8 +1176,16 @@ impl Compiler {
                 continue;
             }
             let var = match &ty {
-                Ty::Scalar(_) | Ty::Ptr(_) if !self.f.addr_taken.contains(&dc.name) => {
+                Ty::Scalar(_) | Ty::Ptr(_)
+                    if !self.f.addr_taken.contains(&dc.name)
+                        && !self.f.maybe_uninitialised.contains(&dc.name) =>
+                {
                     Var::Slot(self.new_slot(), ty.clone())
+                }
+                Ty::Scalar(_) | Ty::Ptr(_) if !self.f.addr_taken.contains(&dc.name) => {
+                    let obj = self.local_object(ty.size(), &dc.name);
+                    self.f.uninitialised.push(obj);
+                    Var::Local(obj, ty.clone())
                 }
                 _ => {
                     if ty.size() > (1 << 31) {

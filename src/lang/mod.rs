@@ -15,12 +15,14 @@
 //! the Rust stack), bounded by [`Limits`].
 //!
 //! Semantics follow gcc -std=c99 -O0 on x86-64 Linux, with these documented choices:
-//! - a read of a local variable (or of `malloc`'s memory) before anything was written to
-//!   it stops the run: "undefined behaviour: read of uninitialised variable `x`", noted as
-//!   [`UndefinedKind::UninitialisedRead`] (gcc's program reads stack garbage). Globals,
-//!   `static` locals and `calloc`'s memory start as zeros; copying uninitialised bytes (a
-//!   structure assignment, `memcpy`) is no read; a block's local keeps its value across
-//!   loop iterations as gcc's stack slot does;
+//! - a read of a scalar local whose address is never taken, before anything was written
+//!   to it, stops the run: "undefined behaviour: read of uninitialised variable `x`",
+//!   noted as [`UndefinedKind::UninitialisedRead`] (C11 6.3.2.1p2; gcc's program reads
+//!   stack garbage). An unwritten array element, structure member, address-taken scalar
+//!   or `malloc`'d byte has an unspecified value in C, not undefined behaviour, and reads
+//!   as 0 (what a gcc-built program's fresh stack and heap pages mostly hold); globals and
+//!   `static` locals start as zeros; a block's local keeps its value across loop
+//!   iterations as gcc's stack slot does;
 //! - `INT_MIN / -1` and `INT_MIN % -1` are the runtime error "integer overflow" (gcc: SIGFPE);
 //! - out-of-range double -> int conversion gives 0x80000000 (x86 "integer indefinite");
 //! - every array/pointer access is bounds-checked against its object (whole object, so a
@@ -299,9 +301,9 @@ pub enum UndefinedKind {
     /// the value of the last call that returned, what gcc -O0 leaves in `eax` in the
     /// common case; gcc's real value depends on the code it generated.
     MissingReturnValue,
-    /// A local variable, or memory from `malloc`, read before anything was written to it
-    /// (gcc's program reads whatever the stack or heap held). Unlike the others this
-    /// stops the run, with a runtime error naming the variable.
+    /// A scalar local whose address is never taken read before anything was written to
+    /// it (C11 6.3.2.1p2; gcc's program reads whatever the stack held). Unlike the others
+    /// this stops the run, with a runtime error naming the variable.
     UninitialisedRead,
 }
 

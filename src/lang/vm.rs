@@ -63,8 +63,6 @@ pub struct Vm<'a> {
     global_charge: usize,
     /// malloc'd memory (bump allocated).
     pub(crate) heap: Vec<u8>,
-    /// Whether each byte of `heap` has been written (`calloc`'s bytes have).
-    heap_init: Vec<bool>,
     pub(crate) objs: Vec<Obj>,
     pub(crate) heap_objs: Vec<Obj>,
     pub(crate) stdout: Vec<u8>,
@@ -105,7 +103,6 @@ pub struct Snapshot {
     frame_mem: Vec<u8>,
     frame_init: Vec<bool>,
     heap: Vec<u8>,
-    heap_init: Vec<bool>,
     objs: Vec<Obj>,
     heap_objs: Vec<Obj>,
     stdout: Vec<u8>,
@@ -128,7 +125,6 @@ impl Snapshot {
             + self.frame_mem.len()
             + self.frame_init.len()
             + self.heap.len()
-            + self.heap_init.len()
             + self.stdout.len()
     }
 }
@@ -212,7 +208,6 @@ impl<'a> Vm<'a> {
             written_pages: vec![0; gb.div_ceil(PAGE).div_ceil(64)],
             global_charge: 0,
             heap: Vec::new(),
-            heap_init: Vec::new(),
             objs,
             heap_objs: Vec::new(),
             stdout: Vec::new(),
@@ -277,7 +272,6 @@ impl<'a> Vm<'a> {
             written_pages: snap.written_pages.clone(),
             global_charge: snap.global_charge,
             heap: snap.heap.clone(),
-            heap_init: snap.heap_init.clone(),
             objs: snap.objs.clone(),
             heap_objs: snap.heap_objs.clone(),
             stdout: snap.stdout.clone(),
@@ -317,7 +311,6 @@ impl<'a> Vm<'a> {
             frame_mem: self.mem[self.global_len..].to_vec(),
             frame_init: self.frame_init.clone(),
             heap: self.heap.clone(),
-            heap_init: self.heap_init.clone(),
             objs: self.objs.clone(),
             heap_objs: self.heap_objs.clone(),
             stdout: self.stdout.clone(),
@@ -497,20 +490,20 @@ impl<'a> Vm<'a> {
         }
     }
 
-    /// Loads a scalar; a read of bytes not written yet (of a local variable or of
-    /// `malloc`'s memory) is [`Trap::Uninitialised`].
+    /// Loads a scalar; a read of a frame's bytes not written yet (of a local scalar
+    /// whose address is never taken, [`super::bytecode::Func::uninitialised`]) is
+    /// [`Trap::Uninitialised`].
     #[inline(always)]
     pub fn load(&self, p: u64, sc: Sc) -> Result<u64, Trap> {
         let (heap, start) = self.resolve(p, sc.size())?;
-        if heap || start >= self.global_len {
+        if !heap && start >= self.global_len {
             let n = sc.size() as usize;
-            let shadow = if heap {
-                self.heap_init.get(start..start + n)
-            } else {
-                self.frame_init
-                    .get(start - self.global_len..start - self.global_len + n)
-            };
-            if shadow.is_some_and(|b| b.iter().any(|&w| !w)) {
+            let at = start - self.global_len;
+            if self
+                .frame_init
+                .get(at..at + n)
+                .is_some_and(|b| b.iter().any(|&w| !w))
+            {
                 return Err(self.uninitialised_memory(p));
             }
         }
@@ -518,14 +511,12 @@ impl<'a> Vm<'a> {
     }
 
     /// Marks `len` bytes at `start` (of the heap or of `mem`) written: a global page is
-    /// charged the first time (`Err` past the memory budget), a frame's or the heap's
-    /// bytes become initialised.
+    /// charged the first time (`Err` past the memory budget), a frame's bytes become
+    /// initialised.
     #[inline(always)]
     fn mark_init(&mut self, heap: bool, start: usize, len: usize) -> Result<(), Trap> {
         if heap {
-            if let Some(b) = self.heap_init.get_mut(start..start + len) {
-                b.fill(true);
-            }
+            // The heap's bytes are all initialised (see `malloc`).
         } else if start >= self.global_len {
             let at = start - self.global_len;
             if let Some(b) = self.frame_init.get_mut(at..at + len) {
@@ -543,7 +534,7 @@ impl<'a> Vm<'a> {
         let (src_heap, start) = self.resolve(src, n)?;
         let len = n as usize;
         let init: Option<Vec<bool>> = if src_heap {
-            self.heap_init.get(start..start + len).map(<[bool]>::to_vec)
+            None
         } else if start >= self.global_len {
             let at = start - self.global_len;
             self.frame_init.get(at..at + len).map(<[bool]>::to_vec)
@@ -555,7 +546,7 @@ impl<'a> Vm<'a> {
         if let Some(init) = init {
             let (heap, start) = self.resolve(dst, n)?;
             let shadow = if heap {
-                self.heap_init.get_mut(start..start + len)
+                None
             } else if start >= self.global_len {
                 let at = start - self.global_len;
                 self.frame_init.get_mut(at..at + len)
@@ -590,9 +581,6 @@ impl<'a> Vm<'a> {
     #[cold]
     fn uninitialised_memory(&self, p: u64) -> Trap {
         let (id, _) = split_ptr(p);
-        if id >= HEAP_BIT {
-            return Trap::Uninitialised("memory allocated by `malloc`".into());
-        }
         let name = self
             .frames
             .iter()
@@ -685,9 +673,10 @@ impl<'a> Vm<'a> {
         Ok(())
     }
 
-    /// Allocates a heap object of `n` bytes (zero bytes, but initialised only when
-    /// `zeroed`, as by `calloc`); returns its pointer.
-    pub fn malloc(&mut self, n: u64, zeroed: bool) -> Result<u64, Trap> {
+    /// Allocates a heap object of `n` bytes (zeroed: C leaves `malloc`'s bytes
+    /// unspecified, not undefined, and a gcc-built process's fresh memory is zeros);
+    /// returns its pointer.
+    pub fn malloc(&mut self, n: u64) -> Result<u64, Trap> {
         let n = usize::try_from(n).unwrap_or(usize::MAX);
         if n > self.limits.memory_bytes.saturating_sub(self.mem_used()) || n > u32::MAX as usize / 2
         {
@@ -696,9 +685,6 @@ impl<'a> Vm<'a> {
         self.charge(n)?;
         let base = self.heap.len() + PAD as usize;
         self.heap.resize(base + n + PAD as usize, 0);
-        self.heap_init.resize(base, true);
-        self.heap_init.resize(base + n, zeroed);
-        self.heap_init.resize(base + n + PAD as usize, true);
         let id = self.heap_objs.len() as u32 + HEAP_BIT;
         self.heap_objs.push(Obj {
             base: base as u32,
@@ -759,8 +745,12 @@ impl<'a> Vm<'a> {
         let new_ob = self.objs.len();
         if func.frame_bytes > 0 {
             self.grow_frames(func.frame_bytes as usize);
+            for &n in &func.uninitialised {
+                if let Some(&(off, len)) = func.objects.get(n as usize) {
+                    self.uninitialise(mem_base + off as usize, len as usize);
+                }
+            }
             for &(off, len) in &func.objects {
-                self.uninitialise(mem_base + off as usize, len as usize);
                 self.objs.push(Obj {
                     base: (mem_base as u32).wrapping_add(off),
                     len,
