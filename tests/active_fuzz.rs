@@ -4,7 +4,6 @@ use fixloop::active::fuzz::{
     shape_of, FuzzConfig, FuzzProfile, FuzzStop, Fuzzer, Kind, Range, Reach,
 };
 use fixloop::active::Num;
-use fixloop::lang::inputs::program_inputs;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -155,7 +154,7 @@ fn neighbourhood_mutants_use_type_limits_and_program_constants() {
                if (n > 4000 && k != 77) printf(\"x\\n\"); return 0; }";
     let program = fixloop::lang::compile(src).expect("compiles");
     let config = FuzzConfig {
-        program: program_inputs(src, program.shape()),
+        program: program.inputs().clone(),
         ..FuzzConfig::default()
     };
     let out = run(&ints(&[5, 5]), config, 2, 400);
@@ -184,7 +183,7 @@ fn neighbourhood_mutants_stay_inside_a_known_type() {
                if (k > 10) printf(\"x\\n\"); return 0; }";
     let program = fixloop::lang::compile(src).expect("compiles");
     let config = FuzzConfig {
-        program: program_inputs(src, program.shape()),
+        program: program.inputs().clone(),
         ..FuzzConfig::default()
     };
     let out = run(&ints(&[10, 3]), config, 4, 1000);

@@ -172,7 +172,7 @@ fn array_size_is_a_compile_error() {
 
 #[test]
 fn runtime_errors_are_outcomes_with_a_line() {
-    let src = "#include <stdio.h>\nint main(void) {\n int a[4], i;\n scanf(\"%d\", &i);\n a[i] = 1;\n return 10 / a[1];\n}";
+    let src = "#include <stdio.h>\nint main(void) {\n int a[4] = {0}, i;\n scanf(\"%d\", &i);\n a[i] = 1;\n return 10 / a[1];\n}";
     let e = run(src, "1000", &small(|l| l.bounds_slack = 0));
     assert!(
         matches!(&e.outcome, Outcome::RuntimeError { line: 5, .. }),

@@ -10,7 +10,7 @@ use super::reference::{differs, ReferenceLabeller};
 use super::run_cache::RUN_CACHE_BYTES;
 use super::session::{ActiveConfig, ActiveLoop, Labeller, Step};
 use crate::corpus::Subject;
-use crate::lang::inputs::{program_inputs, ProgramInputs};
+use crate::lang::inputs::ProgramInputs;
 use crate::lang::{compile, Limits};
 use std::fmt;
 
@@ -227,7 +227,7 @@ impl Prepared {
             .map_err(|e| SkipReason::BuggyDoesNotCompile(e.first_error()))?;
         let golden = compile(&subject.golden)
             .map_err(|e| SkipReason::GoldenDoesNotCompile(e.first_error()))?;
-        let inputs = program_inputs(&subject.buggy, buggy.shape());
+        let inputs = buggy.inputs().clone();
         let buggy = ProgramRunner::new(buggy, limits.clone(), extractor.clone());
         let golden = ProgramRunner::new(golden, limits.clone(), extractor);
         // Every numeric test runs once on both programs; train tests also size the

@@ -10,7 +10,9 @@
 //! With a [`GccRecord`] of what gcc's binaries printed, each run's exact stdout is also
 //! compared with gcc's ([`GccRun::agrees_with`]), so a wrong number on a test that fails
 //! either way counts as a disagreement. Runs that went through undefined behaviour of C
-//! ([`Execution::undefined`]) are counted apart in both figures: C allows any output. So
+//! ([`Execution::undefined`]) are counted apart in both figures: C allows any output; a
+//! run that undefined behaviour stopped (a read of an uninitialised variable) has no
+//! verdict to compare, and is counted in [`Report::undefined_stops`]. So
 //! are the exact outputs of programs that print with MSVC's `%I64d`, which the
 //! interpreter reads as Codeforces' Windows builds did and glibc does not.
 
@@ -134,6 +136,10 @@ pub struct Report {
     pub undefined_compared: u64,
     /// Of those, runs whose verdict agrees with gcc.
     pub undefined_agree: u64,
+    /// Runs with a recorded gcc verdict that undefined behaviour stopped (a read of an
+    /// uninitialised variable, [`Execution::stopped_by_undefined`]): not compared, since
+    /// gcc's binary went on with whatever the memory held.
+    pub undefined_stops: u64,
     /// Runs skipped from the comparison because gcc's output was unstable.
     pub unstable_skipped: u64,
     /// Runs without a recorded gcc verdict (IntroClass golden programs).
@@ -167,6 +173,7 @@ impl Report {
         self.agree += o.agree;
         self.undefined_compared += o.undefined_compared;
         self.undefined_agree += o.undefined_agree;
+        self.undefined_stops += o.undefined_stops;
         self.unstable_skipped += o.unstable_skipped;
         self.unrecorded += o.unrecorded;
         self.unrecorded_pass += o.unrecorded_pass;
@@ -416,6 +423,7 @@ pub fn check_subject(
                     r.unrecorded += 1;
                     r.unrecorded_pass += u64::from(ours);
                 }
+                Some(_) if exec.stopped_by_undefined() => r.undefined_stops += 1,
                 Some(gcc) => {
                     r.compared += 1;
                     if exec.undefined.is_some() {

@@ -591,8 +591,7 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
         }
         B::Memcpy => {
             let n = u32::try_from(arg(2)).unwrap_or(u32::MAX);
-            let src = vm.bytes(arg(1), n)?.to_vec();
-            vm.bytes_mut(arg(0), n)?.copy_from_slice(&src);
+            vm.copy_bytes(arg(0), arg(1), n)?;
             vm.charge(n as usize)?;
             arg(0)
         }
@@ -649,7 +648,7 @@ pub fn call(vm: &mut Vm, b: Builtin, site: u32) -> Result<(), Trap> {
             }
             vm.charge(n)?;
             let base = vm.mem.len() + super::vm::PAD as usize;
-            vm.mem.resize(base + n + super::vm::PAD as usize, 0);
+            vm.grow_frames(n + 2 * super::vm::PAD as usize);
             vm.objs.push(Obj {
                 base: base as u32,
                 len: n as u32,

@@ -414,6 +414,15 @@ pub struct Func {
     pub object_bytes: u32,
     /// Frame objects: (offset in frame memory, length).
     pub objects: Vec<(u32, u32)>,
+    /// The source name of each frame object (empty for the compiler's temporaries), for
+    /// the message of a read of uninitialised memory.
+    pub object_names: Vec<String>,
+    /// The objects that start uninitialised, whose read before a write stops the run:
+    /// scalar locals whose address is never taken (kept in memory because definite
+    /// assignment could not prove them written first). Reading one is undefined behaviour
+    /// in C (C11 6.3.2.1p2); an array's, a structure's or an address-taken scalar's
+    /// unwritten bytes only have an unspecified value, and read as zeros.
+    pub uninitialised: Vec<u32>,
 }
 
 /// A call site's variadic argument classes.

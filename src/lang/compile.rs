@@ -88,6 +88,11 @@ struct FnState {
     n_slots: u32,
     frame_bytes: u32,
     objects: Vec<(u32, u32)>,
+    object_names: Vec<String>,
+    /// See [`Func::uninitialised`].
+    uninitialised: Vec<u32>,
+    /// Locals a read may reach before any assignment ([`super::definite`]).
+    maybe_uninitialised: HashSet<String>,
     ret: Option<Ty>,
     breaks: Vec<Vec<usize>>,
     continues: Vec<Vec<usize>>,
@@ -752,6 +757,9 @@ impl Compiler {
         for s in &fd.body.stmts {
             collect_addr_taken(s, &mut self.f.addr_taken);
         }
+        // A local that may be read before it is assigned lives in memory too, where the
+        // machine stops a read of bytes never written.
+        self.f.maybe_uninitialised = super::definite::maybe_uninitialised(fd);
         let entry = self.here();
         self.scopes.push(HashMap::new());
         let mut sig_params = vec![];
@@ -776,7 +784,7 @@ impl Compiler {
             }
         }
         for (slot, name, t) in to_spill {
-            let obj = self.local_object(t.size());
+            let obj = self.local_object(t.size(), &name);
             self.emit(Instr::AddrLocal(obj));
             self.emit(Instr::Slot(slot));
             if let Some(sc) = t.sc() {
@@ -832,6 +840,8 @@ impl Compiler {
                     .iter()
                     .fold(0u32, |t, &(_, len)| t.saturating_add(len)),
                 objects: f.objects,
+                object_names: f.object_names,
+                uninitialised: f.uninitialised,
             };
         }
         self.out.func_index.insert(fd.name.clone(), sym.idx);
@@ -842,13 +852,15 @@ impl Compiler {
         self.f.n_slots - 1
     }
 
-    fn local_object(&mut self, size: u64) -> u32 {
+    /// A frame object of `size` bytes for the variable `name` ("" for a temporary).
+    fn local_object(&mut self, size: u64, name: &str) -> u32 {
         let off = ((self.f.frame_bytes + 7) & !7).saturating_add(PAD);
         let size32 = u32::try_from(size)
             .unwrap_or(u32::MAX / 4)
             .min(u32::MAX / 4);
         self.f.frame_bytes = off.saturating_add(size32).saturating_add(PAD);
         self.f.objects.push((off, size32));
+        self.f.object_names.push(name.to_string());
         self.f.objects.len() as u32 - 1
     }
 
@@ -1165,8 +1177,16 @@ impl Compiler {
                 continue;
             }
             let var = match &ty {
-                Ty::Scalar(_) | Ty::Ptr(_) if !self.f.addr_taken.contains(&dc.name) => {
+                Ty::Scalar(_) | Ty::Ptr(_)
+                    if !self.f.addr_taken.contains(&dc.name)
+                        && !self.f.maybe_uninitialised.contains(&dc.name) =>
+                {
                     Var::Slot(self.new_slot(), ty.clone())
+                }
+                Ty::Scalar(_) | Ty::Ptr(_) if !self.f.addr_taken.contains(&dc.name) => {
+                    let obj = self.local_object(ty.size(), &dc.name);
+                    self.f.uninitialised.push(obj);
+                    Var::Local(obj, ty.clone())
                 }
                 _ => {
                     if ty.size() > (1 << 31) {
@@ -1175,7 +1195,7 @@ impl Compiler {
                             format!("size of array '{}' is too large", dc.name),
                         );
                     }
-                    Var::Local(self.local_object(ty.size()), ty.clone())
+                    Var::Local(self.local_object(ty.size(), &dc.name), ty.clone())
                 }
             };
             // The name is in scope in its own initialiser (C), but we bind after for simplicity.
@@ -2202,7 +2222,7 @@ impl Compiler {
             if let Ty::Struct(l) = &f.ret {
                 // Out of the callee's buffer at once, so that another call to it (in the
                 // same expression) cannot overwrite this value.
-                let tmp = self.local_object(l.size);
+                let tmp = self.local_object(l.size, "");
                 self.emit(Instr::AddrLocal(tmp));
                 self.emit(Instr::Swap);
                 self.emit(Instr::CopyBytes(l.size as u32));

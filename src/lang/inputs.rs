@@ -10,7 +10,7 @@ use super::ast::{
 };
 use super::format::{conversions, Length};
 use super::visit::{for_each_expr_in_stmt, walk_expr, walk_unit, Visitor};
-use super::{parse, Shape};
+use super::Shape;
 use std::collections::BTreeSet;
 
 /// The C type an input number is read into, as far as its limits go.
@@ -125,13 +125,8 @@ impl ProgramInputs {
     }
 }
 
-/// What the program `source` of shape `shape` reads (empty when it does not parse).
-pub fn program_inputs(source: &str, shape: &Shape) -> ProgramInputs {
-    let (unit, _) = parse(source);
-    describe(&unit, shape)
-}
-
-/// What the parsed program `unit` of shape `shape` reads.
+/// What the parsed program `unit` of shape `shape` reads; a compiled program keeps it,
+/// [`crate::lang::Program::inputs`].
 pub fn describe(unit: &TranslationUnit, shape: &Shape) -> ProgramInputs {
     let entry = match shape {
         Shape::Main => "main",
@@ -336,8 +331,7 @@ mod tests {
     use crate::lang::compile;
 
     fn inputs(src: &str) -> ProgramInputs {
-        let p = compile(src).expect("compiles");
-        program_inputs(src, p.shape())
+        compile(src).expect("compiles").inputs().clone()
     }
 
     fn int(bits: u32) -> InputType {

@@ -15,8 +15,14 @@
 //! the Rust stack), bounded by [`Limits`].
 //!
 //! Semantics follow gcc -std=c99 -O0 on x86-64 Linux, with these documented choices:
-//! - uninitialised locals read as 0 the first time (gcc gives stack garbage); a block's
-//!   local keeps its value across loop iterations as gcc's stack slot does;
+//! - a read of a scalar local whose address is never taken, before anything was written
+//!   to it, stops the run: "undefined behaviour: read of uninitialised variable `x`",
+//!   noted as [`UndefinedKind::UninitialisedRead`] (C11 6.3.2.1p2; gcc's program reads
+//!   stack garbage). An unwritten array element, structure member, address-taken scalar
+//!   or `malloc`'d byte has an unspecified value in C, not undefined behaviour, and reads
+//!   as 0 (what a gcc-built program's fresh stack and heap pages mostly hold); globals and
+//!   `static` locals start as zeros; a block's local keeps its value across loop
+//!   iterations as gcc's stack slot does;
 //! - `INT_MIN / -1` and `INT_MIN % -1` are the runtime error "integer overflow" (gcc: SIGFPE);
 //! - out-of-range double -> int conversion gives 0x80000000 (x86 "integer indefinite");
 //! - every array/pointer access is bounds-checked against its object (whole object, so a
@@ -37,6 +43,7 @@ pub mod ast;
 pub mod builtins;
 pub mod bytecode;
 pub mod compile;
+pub mod definite;
 pub mod diag;
 pub mod format;
 pub mod inputs;
@@ -296,6 +303,10 @@ pub enum UndefinedKind {
     /// the value of the last call that returned, what gcc -O0 leaves in `eax` in the
     /// common case; gcc's real value depends on the code it generated.
     MissingReturnValue,
+    /// A scalar local whose address is never taken read before anything was written to
+    /// it (C11 6.3.2.1p2; gcc's program reads whatever the stack held). Unlike the others
+    /// this stops the run, with a runtime error naming the variable.
+    UninitialisedRead,
 }
 
 /// The first undefined behaviour a run went through.
@@ -316,6 +327,7 @@ impl fmt::Display for Undefined {
             UndefinedKind::MissingReturnValue => {
                 "the value of a function that ended without return is used"
             }
+            UndefinedKind::UninitialisedRead => "read of an uninitialised variable",
         };
         write!(f, "{what} at line {}", self.line)
     }
@@ -330,7 +342,8 @@ pub struct Execution {
     pub outcome: Outcome,
     /// Steps used.
     pub steps: u64,
-    /// The first undefined behaviour of C the run went through (the run went on).
+    /// The first undefined behaviour of C the run went through (the run went on), or
+    /// the one that stopped it ([`UndefinedKind::UninitialisedRead`]).
     pub undefined: Option<Undefined>,
     /// Indices into [`Program::statement_lines`] of the statements executed, ascending,
     /// when [`Limits::record_coverage`] was set.
@@ -342,6 +355,15 @@ impl Execution {
     pub fn exited(&self) -> bool {
         matches!(self.outcome, Outcome::Exit(_))
     }
+
+    /// Whether undefined behaviour stopped the run (a read of an uninitialised variable):
+    /// what gcc's binary does from there is anyone's guess.
+    pub fn stopped_by_undefined(&self) -> bool {
+        matches!(self.outcome, Outcome::RuntimeError { .. })
+            && self
+                .undefined
+                .is_some_and(|u| u.what == UndefinedKind::UninitialisedRead)
+    }
 }
 
 #[derive(Debug)]
@@ -352,6 +374,8 @@ struct Inner {
     entry_params: Vec<Ty>,
     entry_ret: Ty,
     diagnostics: Vec<Diagnostic>,
+    /// What the program reads, described from the parse it was compiled from.
+    inputs: inputs::ProgramInputs,
     /// The state before `main`'s first input read, shared by all its plain runs.
     prefix: prefix::PrefixCache,
 }
@@ -453,9 +477,11 @@ pub fn compile_parsed(
             sig.2.clone(),
         )
     };
+    let inputs = inputs::describe(tu, &shape);
     Ok(Program {
         inner: Arc::new(Inner {
             compiled,
+            inputs,
             shape,
             entry,
             entry_params,
@@ -470,6 +496,13 @@ impl Program {
     /// How the program takes inputs.
     pub fn shape(&self) -> &Shape {
         &self.inner.shape
+    }
+
+    /// What the program reads: its input numbers' names and types, its constants,
+    /// whether it reads stdin or text ([`inputs::describe`] of the parse it was compiled
+    /// from, so no caller parses the text again).
+    pub fn inputs(&self) -> &inputs::ProgramInputs {
+        &self.inner.inputs
     }
 
     /// Warnings from compilation.

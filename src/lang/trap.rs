@@ -20,6 +20,11 @@ pub enum Trap {
     /// Stopped before an input read, as asked by [`Vm::pause_before_input`] (never an
     /// outcome: [`Vm::resume`] continues the run).
     Paused,
+    /// A read of a scalar local whose address is never taken before anything was
+    /// written to it: undefined behaviour that stops the run (gcc's program reads whatever
+    /// the stack held), with what was read ("variable `x`"). The run's
+    /// [`Execution::undefined`](super::Execution::undefined) notes it.
+    Uninitialised(String),
     /// Never a stop: an operation whose behaviour C leaves undefined gave this value (what
     /// gcc -O0 on x86-64 gives); the machine notes it and goes on.
     Undefined(UndefinedKind, u64),

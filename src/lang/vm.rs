@@ -37,6 +37,10 @@ struct Frame {
     bp: u32,
     ob: u32,
     mem_base: u32,
+    /// The function running in this frame and its first object id (for naming what a
+    /// read of uninitialised memory read).
+    func: u32,
+    own_ob: u32,
 }
 
 /// The state of one execution.
@@ -48,6 +52,9 @@ pub struct Vm<'a> {
     frames: Vec<Frame>,
     /// Global memory followed by stack frames.
     pub(crate) mem: Vec<u8>,
+    /// Whether each byte of `mem` past the globals (stack frames) has been written:
+    /// globals are always initialised (zero or their initialiser).
+    frame_init: Vec<bool>,
     /// Bytes of `mem` that hold globals (the rest is stack frames).
     global_len: usize,
     /// One bit per [`PAGE`] of globals: written (charged) yet?
@@ -94,6 +101,7 @@ pub struct Snapshot {
     page_bytes: Vec<u8>,
     /// `mem` past the globals: stack frames.
     frame_mem: Vec<u8>,
+    frame_init: Vec<bool>,
     heap: Vec<u8>,
     objs: Vec<Obj>,
     heap_objs: Vec<Obj>,
@@ -113,7 +121,11 @@ impl Snapshot {
 
     /// Bytes the snapshot holds (about what restoring it copies).
     pub fn bytes(&self) -> usize {
-        self.page_bytes.len() + self.frame_mem.len() + self.heap.len() + self.stdout.len()
+        self.page_bytes.len()
+            + self.frame_mem.len()
+            + self.frame_init.len()
+            + self.heap.len()
+            + self.stdout.len()
     }
 }
 
@@ -191,6 +203,7 @@ impl<'a> Vm<'a> {
             slots: Vec::with_capacity(256),
             frames: Vec::with_capacity(16),
             mem,
+            frame_init: Vec::new(),
             global_len: gb,
             written_pages: vec![0; gb.div_ceil(PAGE).div_ceil(64)],
             global_charge: 0,
@@ -254,6 +267,7 @@ impl<'a> Vm<'a> {
             slots: snap.slots.clone(),
             frames: snap.frames.clone(),
             mem,
+            frame_init: snap.frame_init.clone(),
             global_len,
             written_pages: snap.written_pages.clone(),
             global_charge: snap.global_charge,
@@ -295,6 +309,7 @@ impl<'a> Vm<'a> {
             global_charge: self.global_charge,
             page_bytes,
             frame_mem: self.mem[self.global_len..].to_vec(),
+            frame_init: self.frame_init.clone(),
             heap: self.heap.clone(),
             objs: self.objs.clone(),
             heap_objs: self.heap_objs.clone(),
@@ -316,7 +331,17 @@ impl<'a> Vm<'a> {
     /// Continues a paused run (or one made by [`Vm::from_snapshot`]) to its end.
     pub fn resume(&mut self) -> Result<u64, (Trap, u32)> {
         let (pc, bp, ob) = self.resume_at;
-        self.exec(pc, bp, ob)
+        let r = self.exec(pc, bp, ob);
+        self.note_stop(r)
+    }
+
+    /// Notes a stop on undefined behaviour ([`Trap::Uninitialised`]) as the run's
+    /// undefined behaviour: it replaces one noted before, as it is what ended the run.
+    fn note_stop(&mut self, r: Result<u64, (Trap, u32)>) -> Result<u64, (Trap, u32)> {
+        if let Err((Trap::Uninitialised(_), pc)) = &r {
+            self.undefined = Some((*pc, UndefinedKind::UninitialisedRead));
+        }
+        r
     }
 
     /// Routes every [`Instr::Hole`] of this run through `handler`.
@@ -420,9 +445,7 @@ impl<'a> Vm<'a> {
     /// The mutable bytes of `size` at `p`.
     pub fn bytes_mut(&mut self, p: u64, size: u32) -> Result<&mut [u8], Trap> {
         let (heap, start) = self.resolve(p, size)?;
-        if !heap {
-            self.mark_written(start, size as usize)?;
-        }
+        self.mark_init(heap, start, size as usize)?;
         let m = if heap { &mut self.heap } else { &mut self.mem };
         m.get_mut(start..start + size as usize)
             .ok_or_else(|| Trap::Error("invalid memory access".into()))
@@ -467,11 +490,127 @@ impl<'a> Vm<'a> {
         }
     }
 
-    /// Loads a scalar.
+    /// Loads a scalar; a read of a frame's bytes not written yet (of a local scalar
+    /// whose address is never taken, [`super::bytecode::Func::uninitialised`]) is
+    /// [`Trap::Uninitialised`].
     #[inline(always)]
     pub fn load(&self, p: u64, sc: Sc) -> Result<u64, Trap> {
         let (heap, start) = self.resolve(p, sc.size())?;
+        if !heap && start >= self.global_len {
+            let n = sc.size() as usize;
+            let at = start - self.global_len;
+            if self
+                .frame_init
+                .get(at..at + n)
+                .is_some_and(|b| b.iter().any(|&w| !w))
+            {
+                return Err(self.uninitialised_memory(p));
+            }
+        }
         self.load_at(heap, start, sc)
+    }
+
+    /// Marks `len` bytes at `start` (of the heap or of `mem`) written: a global page is
+    /// charged the first time (`Err` past the memory budget), a frame's bytes become
+    /// initialised.
+    #[inline(always)]
+    fn mark_init(&mut self, heap: bool, start: usize, len: usize) -> Result<(), Trap> {
+        if heap {
+            // The heap's bytes are all initialised (see `malloc`).
+        } else if start >= self.global_len {
+            let at = start - self.global_len;
+            if let Some(b) = self.frame_init.get_mut(at..at + len) {
+                b.fill(true);
+            }
+        } else {
+            self.mark_written(start, len)?;
+        }
+        Ok(())
+    }
+
+    /// Copies `n` bytes from `src` to `dst` with what is initialised of them (a structure
+    /// assignment, `memcpy`): copying uninitialised bytes is no read of them.
+    pub(crate) fn copy_bytes(&mut self, dst: u64, src: u64, n: u32) -> Result<(), Trap> {
+        let (src_heap, start) = self.resolve(src, n)?;
+        let len = n as usize;
+        let init: Option<Vec<bool>> = if src_heap {
+            None
+        } else if start >= self.global_len {
+            let at = start - self.global_len;
+            self.frame_init.get(at..at + len).map(<[bool]>::to_vec)
+        } else {
+            None
+        };
+        let tmp = self.bytes(src, n)?.to_vec();
+        self.bytes_mut(dst, n)?.copy_from_slice(&tmp);
+        if let Some(init) = init {
+            let (heap, start) = self.resolve(dst, n)?;
+            let shadow = if heap {
+                None
+            } else if start >= self.global_len {
+                let at = start - self.global_len;
+                self.frame_init.get_mut(at..at + len)
+            } else {
+                None
+            };
+            if let Some(s) = shadow {
+                s.copy_from_slice(&init);
+            }
+        }
+        Ok(())
+    }
+
+    /// Grows the stack frames' memory by `n` zero bytes, initialised: only an object's
+    /// own bytes start uninitialised ([`Vm::uninitialise`]), the padding around it reads as
+    /// zeros, as small overruns did before uninitialised reads were tracked.
+    pub(crate) fn grow_frames(&mut self, n: usize) {
+        self.mem.resize(self.mem.len() + n, 0);
+        self.frame_init
+            .resize(self.mem.len() - self.global_len, true);
+    }
+
+    /// Marks `len` bytes of frame memory at `start` (an offset in `mem`) uninitialised.
+    pub(crate) fn uninitialise(&mut self, start: usize, len: usize) {
+        let at = start.saturating_sub(self.global_len);
+        if let Some(b) = self.frame_init.get_mut(at..at + len) {
+            b.fill(false);
+        }
+    }
+
+    /// The trap for a read of uninitialised memory at pointer `p`, naming the variable.
+    #[cold]
+    fn uninitialised_memory(&self, p: u64) -> Trap {
+        let (id, _) = split_ptr(p);
+        let name = self
+            .frames
+            .iter()
+            .rev()
+            .find(|fr| fr.own_ob <= id)
+            .and_then(|fr| {
+                let func = self.code.funcs.get(fr.func as usize)?;
+                func.object_names.get((id - fr.own_ob) as usize)
+            })
+            .filter(|n| !n.is_empty());
+        match name {
+            Some(n) => Trap::Uninitialised(format!("variable `{n}`")),
+            None => Trap::Uninitialised("memory".into()),
+        }
+    }
+
+    /// Register `s` of the frame at `bp` (0 outside the registers). A register never
+    /// holds an uninitialised variable: `compile` keeps one that may be read before it is
+    /// assigned in memory ([`super::definite`]).
+    #[inline(always)]
+    fn slot(&self, bp: u32, s: u32) -> u64 {
+        self.slots.get((bp + s) as usize).copied().unwrap_or(0)
+    }
+
+    /// Writes register `s` of the frame at `bp`.
+    #[inline(always)]
+    fn write_slot(&mut self, bp: u32, s: u32, v: u64) {
+        if let Some(x) = self.slots.get_mut((bp + s) as usize) {
+            *x = v;
+        }
     }
 
     /// Loads a scalar at a resolved address.
@@ -505,9 +644,7 @@ impl<'a> Vm<'a> {
     /// Stores a scalar at a resolved address.
     #[inline(always)]
     fn store_at(&mut self, heap: bool, start: usize, sc: Sc, v: u64) -> Result<(), Trap> {
-        if !heap {
-            self.mark_written(start, sc.size() as usize)?;
-        }
+        self.mark_init(heap, start, sc.size() as usize)?;
         let m = if heap { &mut self.heap } else { &mut self.mem };
         let Some(b) = m.get_mut(start..start + sc.size() as usize) else {
             return Err(Trap::Error("invalid memory access".into()));
@@ -536,7 +673,9 @@ impl<'a> Vm<'a> {
         Ok(())
     }
 
-    /// Allocates a heap object of `n` bytes (zeroed); returns its pointer.
+    /// Allocates a heap object of `n` bytes (zeroed: C leaves `malloc`'s bytes
+    /// unspecified, not undefined, and a gcc-built process's fresh memory is zeros);
+    /// returns its pointer.
     pub fn malloc(&mut self, n: u64) -> Result<u64, Trap> {
         let n = usize::try_from(n).unwrap_or(usize::MAX);
         if n > self.limits.memory_bytes.saturating_sub(self.mem_used()) || n > u32::MAX as usize / 2
@@ -564,12 +703,6 @@ impl<'a> Vm<'a> {
         }
         self.stdout.extend_from_slice(bytes);
         Ok(())
-    }
-
-    /// Register `s` of the frame at `bp` (0 outside the registers).
-    #[inline(always)]
-    fn slot(&self, bp: u32, s: u32) -> u64 {
-        self.slots.get((bp + s) as usize).copied().unwrap_or(0)
     }
 
     #[inline(always)]
@@ -611,7 +744,12 @@ impl<'a> Vm<'a> {
         let mem_base = self.mem.len();
         let new_ob = self.objs.len();
         if func.frame_bytes > 0 {
-            self.mem.resize(mem_base + func.frame_bytes as usize, 0);
+            self.grow_frames(func.frame_bytes as usize);
+            for &n in &func.uninitialised {
+                if let Some(&(off, len)) = func.objects.get(n as usize) {
+                    self.uninitialise(mem_base + off as usize, len as usize);
+                }
+            }
             for &(off, len) in &func.objects {
                 self.objs.push(Obj {
                     base: (mem_base as u32).wrapping_add(off),
@@ -624,6 +762,8 @@ impl<'a> Vm<'a> {
             bp,
             ob,
             mem_base: mem_base as u32,
+            func: f,
+            own_ob: new_ob as u32,
         });
         Ok((func.entry, new_bp as u32, new_ob as u32))
     }
@@ -633,7 +773,8 @@ impl<'a> Vm<'a> {
     pub fn run_function(&mut self, f: u32, args: &[u64]) -> Result<u64, (Trap, u32)> {
         self.stack.extend_from_slice(args);
         let (pc, bp, ob) = self.enter(f, u32::MAX, 0, 0).map_err(|t| (t, 0))?;
-        self.exec(pc, bp, ob)
+        let r = self.exec(pc, bp, ob);
+        self.note_stop(r)
     }
 
     /// Records the first undefined behaviour (at the instruction `pc`, whose machine
@@ -746,14 +887,12 @@ impl<'a> Vm<'a> {
                     }
                 }
                 Instr::Slot(s) => {
-                    let v = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let v = self.slot(bp, s);
                     self.stack.push(v);
                 }
                 Instr::SetSlot(s) => {
                     let v = self.pop();
-                    if let Some(x) = self.slots.get_mut((bp + s) as usize) {
-                        *x = v;
-                    }
+                    self.write_slot(bp, s, v);
                 }
                 Instr::AddrLocal(n) => self.stack.push(make_ptr(ob + n, 0)),
                 Instr::LoadG(sc, off) => {
@@ -787,7 +926,7 @@ impl<'a> Vm<'a> {
                     post,
                 } => {
                     let i = (bp + slot) as usize;
-                    let old = self.slots.get(i).copied().unwrap_or(0);
+                    let old = self.slot(bp, slot);
                     let new = arith!(inc(sc, old, delta));
                     if let Some(x) = self.slots.get_mut(i) {
                         *x = new;
@@ -831,8 +970,10 @@ impl<'a> Vm<'a> {
                 }
                 Instr::IncSlotDrop { slot, sc, delta } => {
                     let i = (bp + slot) as usize;
-                    if let Some(&old) = self.slots.get(i) {
-                        self.slots[i] = arith!(inc(sc, old, delta));
+                    let old = self.slot(bp, slot);
+                    let new = arith!(inc(sc, old, delta));
+                    if let Some(x) = self.slots.get_mut(i) {
+                        *x = new;
                     }
                 }
                 Instr::LoadLocal(sc, n) => {
@@ -840,13 +981,13 @@ impl<'a> Vm<'a> {
                     self.stack.push(v);
                 }
                 Instr::BinS(op, k, s) => {
-                    let b = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let b = self.slot(bp, s);
                     let a = self.pop();
                     let r = arith!(binop(op, k, a, b));
                     self.stack.push(r);
                 }
                 Instr::BinSC(op, k, s, c) => {
-                    let a = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let a = self.slot(bp, s);
                     let r = arith!(binop(op, k, a, c));
                     self.stack.push(r);
                 }
@@ -854,36 +995,34 @@ impl<'a> Vm<'a> {
                     let b = self.pop();
                     let a = self.pop();
                     let r = arith!(binop(op, k, a, b));
-                    if let Some(x) = self.slots.get_mut((bp + s) as usize) {
-                        *x = r;
-                    }
+                    self.write_slot(bp, s, r);
                 }
                 Instr::CmpSSJz(op, k, sa, sb, t) => {
-                    let a = self.slots.get((bp + sa) as usize).copied().unwrap_or(0);
-                    let b = self.slots.get((bp + sb) as usize).copied().unwrap_or(0);
+                    let a = self.slot(bp, sa);
+                    let b = self.slot(bp, sb);
                     if compare(op, k, a, b) == 0 {
                         pc = t;
                     }
                 }
                 Instr::CmpSCJz(op, k, s, t, c) => {
-                    let a = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let a = self.slot(bp, s);
                     if compare(op, k, a, c as i64 as u64) == 0 {
                         pc = t;
                     }
                 }
                 Instr::PtrAddS(size, s) => {
-                    let i = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let i = self.slot(bp, s);
                     let p = self.pop();
                     self.stack.push(ptr_add(p, i, size));
                 }
                 Instr::LoadIdx(sc, size, s) => {
-                    let i = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let i = self.slot(bp, s);
                     let p = self.pop();
                     let v = tr!(self.load(ptr_add(p, i, size), sc));
                     self.stack.push(v);
                 }
                 Instr::CmpS(op, k, s) => {
-                    let b = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let b = self.slot(bp, s);
                     let a = self.pop();
                     self.stack.push(compare(op, k, a, b));
                 }
@@ -894,22 +1033,22 @@ impl<'a> Vm<'a> {
                     target,
                 } => {
                     let i = (bp + slot) as usize;
-                    if let Some(&old) = self.slots.get(i) {
-                        self.slots[i] = arith!(inc(sc, old, delta));
+                    let old = self.slot(bp, slot);
+                    let new = arith!(inc(sc, old, delta));
+                    if let Some(x) = self.slots.get_mut(i) {
+                        *x = new;
                     }
                     pc = target;
                 }
                 Instr::BinSSet(op, k, src, dst) => {
-                    let b = self.slots.get((bp + src) as usize).copied().unwrap_or(0);
+                    let b = self.slot(bp, src);
                     let a = self.pop();
                     let r = arith!(binop(op, k, a, b));
-                    if let Some(x) = self.slots.get_mut((bp + dst) as usize) {
-                        *x = r;
-                    }
+                    self.write_slot(bp, dst, r);
                 }
                 Instr::StmtSlot(n, s) => {
                     tr!(self.step(n));
-                    let v = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let v = self.slot(bp, s);
                     self.stack.push(v);
                 }
                 Instr::JzOrPop(t) => {
@@ -927,16 +1066,16 @@ impl<'a> Vm<'a> {
                     }
                 }
                 Instr::AddrIdx(n, size, s) => {
-                    let i = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let i = self.slot(bp, s);
                     self.stack.push(ptr_add(make_ptr(ob + n, 0), i, size));
                 }
                 Instr::LocalIdx(sc, n, size, s) => {
-                    let i = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let i = self.slot(bp, s);
                     let v = tr!(self.load(ptr_add(make_ptr(ob + n, 0), i, size), sc));
                     self.stack.push(v);
                 }
                 Instr::GlobalIdx(sc, n, size, s) => {
-                    let i = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let i = self.slot(bp, s);
                     let v = tr!(self.load(ptr_add(make_ptr(n, 0), i, size), sc));
                     self.stack.push(v);
                 }
@@ -966,18 +1105,14 @@ impl<'a> Vm<'a> {
                 }
                 Instr::StmtCmpSCJz(op, k, s, n, t, c) => {
                     tr!(self.step(n));
-                    let a = self
-                        .slots
-                        .get((bp + u32::from(s)) as usize)
-                        .copied()
-                        .unwrap_or(0);
+                    let a = self.slot(bp, u32::from(s));
                     if compare(op, k, a, c as i64 as u64) == 0 {
                         pc = t;
                     }
                 }
                 Instr::CmpSS(op, k, sa, sb) => {
-                    let a = self.slots.get((bp + sa) as usize).copied().unwrap_or(0);
-                    let b = self.slots.get((bp + sb) as usize).copied().unwrap_or(0);
+                    let a = self.slot(bp, sa);
+                    let b = self.slot(bp, sb);
                     self.stack.push(compare(op, k, a, b));
                 }
                 Instr::BinG(op, k, sc, off) => {
@@ -987,7 +1122,7 @@ impl<'a> Vm<'a> {
                     self.stack.push(r);
                 }
                 Instr::CmpSJz(op, k, s, t) => {
-                    let b = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let b = self.slot(bp, s);
                     let a = self.pop();
                     if compare(op, k, a, b) == 0 {
                         pc = t;
@@ -1001,7 +1136,7 @@ impl<'a> Vm<'a> {
                     }
                 }
                 Instr::CmpSLJz(op, k, sc, s, n, t) => {
-                    let a = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let a = self.slot(bp, s);
                     let b = tr!(self.load(make_ptr(ob + n, 0), sc));
                     if compare(op, k, a, b) == 0 {
                         pc = t;
@@ -1009,11 +1144,7 @@ impl<'a> Vm<'a> {
                 }
                 Instr::StmtCmpSLJz(op, k, sc, s, n, m, t) => {
                     tr!(self.step(m));
-                    let a = self
-                        .slots
-                        .get((bp + u32::from(s)) as usize)
-                        .copied()
-                        .unwrap_or(0);
+                    let a = self.slot(bp, u32::from(s));
                     let b = tr!(self.load(make_ptr(ob + u32::from(n), 0), sc));
                     if compare(op, k, a, b) == 0 {
                         pc = t;
@@ -1021,8 +1152,8 @@ impl<'a> Vm<'a> {
                 }
                 Instr::StmtBinSS(op, k, n, sa, sb) => {
                     tr!(self.step(n));
-                    let a = self.slots.get((bp + sa) as usize).copied().unwrap_or(0);
-                    let b = self.slots.get((bp + sb) as usize).copied().unwrap_or(0);
+                    let a = self.slot(bp, sa);
+                    let b = self.slot(bp, sb);
                     let r = arith!(binop(op, k, a, b));
                     self.stack.push(r);
                 }
@@ -1039,9 +1170,7 @@ impl<'a> Vm<'a> {
                     let a = self.slot(bp, u32::from(sa));
                     let b = self.slot(bp, u32::from(sb));
                     let r = arith!(binop(op, k, a, b));
-                    if let Some(x) = self.slots.get_mut((bp + u32::from(sd)) as usize) {
-                        *x = r;
-                    }
+                    self.write_slot(bp, u32::from(sd), r);
                 }
                 Instr::StmtLoadG(sc, off, n) => {
                     tr!(self.step(n));
@@ -1049,7 +1178,7 @@ impl<'a> Vm<'a> {
                     self.stack.push(v);
                 }
                 Instr::BinGlobalIdx(op, k, sc, n, size, s) => {
-                    let i = self.slots.get((bp + s) as usize).copied().unwrap_or(0);
+                    let i = self.slot(bp, s);
                     let b = tr!(self.load(ptr_add(make_ptr(n, 0), i, size), sc));
                     let a = self.pop();
                     let r = arith!(binop(op, k, a, b));
@@ -1160,6 +1289,8 @@ impl<'a> Vm<'a> {
                     };
                     self.slots.truncate(bp as usize);
                     self.mem.truncate(fr.mem_base as usize);
+                    self.frame_init
+                        .truncate((fr.mem_base as usize).saturating_sub(self.global_len));
                     self.objs.truncate(ob as usize);
                     if fr.ret_pc == u32::MAX {
                         return Ok(v);
@@ -1193,8 +1324,7 @@ impl<'a> Vm<'a> {
                     let src = self.pop();
                     let dst = self.pop();
                     tr!(self.charge(n as usize));
-                    let tmp = tr!(self.bytes(src, n)).to_vec();
-                    tr!(self.bytes_mut(dst, n)).copy_from_slice(&tmp);
+                    tr!(self.copy_bytes(dst, src, n));
                 }
             }
         }
@@ -1270,6 +1400,10 @@ pub fn outcome(code: &Code, trap: Trap, pc: u32) -> Outcome {
         Trap::Paused => Outcome::RuntimeError {
             line: code.line_at(pc),
             message: "internal error: run paused before input".into(),
+        },
+        Trap::Uninitialised(what) => Outcome::RuntimeError {
+            line: code.line_at(pc),
+            message: format!("undefined behaviour: read of uninitialised {what}"),
         },
         Trap::Undefined(..) => Outcome::RuntimeError {
             line: code.line_at(pc),

@@ -23,7 +23,6 @@ use crate::active::num::{format_input, key, NumKey};
 use crate::active::program::status_of;
 use crate::active::Status;
 use crate::compare::{normalize, outputs_match};
-use crate::lang::inputs::program_inputs;
 use crate::lang::{compile, Limits, Num, Program};
 
 /// Answers that keep the remaining patches' output where the learned oracle calls it a
@@ -376,9 +375,7 @@ impl PatchChooser {
     ) -> PatchChooser {
         let program = compile(source).ok();
         let limits = run_limits(program.as_ref(), tests, &repair.limits);
-        let reads_text = program
-            .as_ref()
-            .is_some_and(|p| program_inputs(source, p.shape()).reads_text);
+        let reads_text = program.as_ref().is_some_and(|p| p.inputs().reads_text);
         let mut chooser = PatchChooser {
             reads_text,
             source: source.to_string(),

@@ -11,7 +11,6 @@ use crate::active::{
     ActiveConfig, ActiveLoop, AskReason, FuzzConfig, Label, Num, Range, Status, Step,
 };
 use crate::corpus::AnswerExtractor;
-use crate::lang::inputs::program_inputs;
 use crate::lang::{compile, Limits, Shape, Undefined};
 
 /// The loop the playground runs.
@@ -130,7 +129,7 @@ pub fn start_problem(session: &Session) -> Option<String> {
         }
     }
     if matches!(program.shape(), Shape::Main) {
-        let inputs = program_inputs(&session.program, program.shape());
+        let inputs = program.inputs();
         if !inputs.reads_stdin {
             return Some(
                 "The program reads no input (no scanf, getchar or fgets), so every input gives the same run: there is nothing to fuzz. Make it read the numbers it works on.".to_string(),
@@ -165,7 +164,7 @@ pub fn fresh_loop(session: &Session) -> Result<PlaygroundLoop, ReplayError> {
             });
         }
     }
-    let inputs = program_inputs(&session.program, program.shape());
+    let inputs = program.inputs().clone();
     let runner = ProgramRunner::new(program, playground_limits(), AnswerExtractor::WholeOutput);
     let expected = session
         .expected_output

@@ -741,7 +741,7 @@ fn app() -> Html {
     let range_key = format!("{}-{}", s.example.as_deref().unwrap_or(""), s.started);
     let input_names = use_memo((s.program.clone(), arity), |(program, arity)| {
         crate::lang::compile(program)
-            .map(|p| crate::lang::inputs::program_inputs(program, p.shape()).names(*arity))
+            .map(|p| p.inputs().names(*arity))
             .unwrap_or_else(|_| (1..=*arity).map(|i| format!("x{i}")).collect())
     });
     let ranged: Vec<String> = (0..arity)

@@ -129,6 +129,7 @@ fn corpus_json(r: &Report, secs: f64) -> serde_json::Value {
             "ratio": r.agreement(),
             "ratio_including_unsupported": r.agreement_including_unsupported(),
             "undefined_behaviour": {"compared": r.undefined_compared, "agree": r.undefined_agree},
+            "stopped_by_undefined_behaviour": r.undefined_stops,
         },
         "stdout_agree": {
             "count": o.agree,
@@ -291,6 +292,10 @@ pub fn main(a: CheckArgs) -> ExitCode {
             }
         }
         let o = &total.stdout;
+        println!(
+            "\nverdicts not compared: {} runs stopped by undefined behaviour (a read of an uninitialised variable)",
+            total.undefined_stops
+        );
         println!(
             "\nexact outputs: {} of {} runs as gcc printed; apart: through undefined behaviour {} of {}, with %I64d {} of {} ({} but for padding); not compared: {} unstable, {} not recorded, {} whose gcc verdict differs from the corpus's",
             o.agree,

@@ -16,7 +16,6 @@ use fixloop::active::{FuzzConfig, Num};
 use fixloop::compare::outputs_match;
 use fixloop::corpus::AnswerExtractor;
 use fixloop::corpus::Subject;
-use fixloop::lang::inputs::program_inputs;
 use fixloop::lang::{compile, Limits};
 use fixloop::repair::choose::{ChoiceAnswer, ChooseConfig, ChooseStep, PatchChooser};
 use fixloop::repair::tests::repair_tests;
@@ -333,8 +332,9 @@ fn prepare(
             .map(|p| ProgramRunner::new(p, limits.clone(), extractor.clone()))
             .map_err(|e| e.first_error())
     };
-    let buggy = runner(&subject.buggy)?;
-    let inputs = program_inputs(&subject.buggy, buggy.program().shape());
+    // The one compile of the buggy program: its parse also describes its inputs.
+    let buggy = runner(&subject.buggy).map_err(|e| format!("buggy does not compile: {e}"))?;
+    let inputs = buggy.program().inputs().clone();
     let (label_undefined, answerer) = match source {
         TestSource::Train => (false, Answerer::Golden),
         TestSource::Labels {
@@ -469,10 +469,6 @@ fn evaluate(path: &std::path::Path, bound: Duration, args: &EvalArgs, source: &T
             return row;
         }
     };
-    if let Err(e) = compile(&subject.buggy) {
-        row.skipped = Some(format!("buggy does not compile: {}", e.first_error()));
-        return row;
-    }
     let limits = Limits {
         fuel,
         ..Limits::default()

@@ -68,8 +68,9 @@ pub fn main(a: RunArgs) -> ExitCode {
     if a.verbose {
         eprintln!("{} ({} steps)", exec.outcome, exec.steps);
     }
-    // Like a sanitizer's report: the run went on, but C does not define what follows.
-    if let Some(u) = exec.undefined {
+    // Like a sanitizer's report: the run went on, but C does not define what follows (a
+    // run that undefined behaviour stopped says so in its runtime error).
+    if let Some(u) = exec.undefined.filter(|_| !exec.stopped_by_undefined()) {
         eprintln!("{name}: warning: undefined behaviour: {u}");
     }
     match exec.outcome {
