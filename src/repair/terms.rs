@@ -117,10 +117,13 @@ pub struct TermExpr {
 }
 
 impl TermExpr {
-    /// The expression as C over the variables `names`.
+    /// The expression as C over the variables `names`, positive terms first (`n / 2 -
+    /// a / 2 + 1`, not `-(a / 2) + n / 2 + 1`).
     pub fn expr(&self, names: &[String]) -> Expr {
         let term = |i: usize| self.terms[i].expr(names);
-        sum_expr(&self.linear.terms, &term, self.linear.constant)
+        let mut ordered = self.linear.terms.clone();
+        ordered.sort_by_key(|&(_, c)| c < 0);
+        sum_expr(&ordered, &term, self.linear.constant)
     }
 
     /// The value at `point` (`None` on overflow).
@@ -219,6 +222,16 @@ mod tests {
             .collect();
         let e = synthesize_with_terms(&examples, 1, &[7], 2, &SynthConfig::default()).unwrap();
         assert_eq!(e.expr(&names(&["y"])).to_string(), "y % 7");
+    }
+
+    #[test]
+    fn positive_terms_are_written_first() {
+        let examples: Vec<(Vec<i64>, i64)> = [(2, 10), (4, 10), (6, 9), (3, 7), (8, 20), (1, 1)]
+            .iter()
+            .map(|&(a, n)| (vec![a, n], n / 2 - a / 2 + 1))
+            .collect();
+        let e = synthesize_with_terms(&examples, 2, &[], 2, &SynthConfig::default()).unwrap();
+        assert_eq!(e.expr(&names(&["a", "n"])).to_string(), "n / 2 - a / 2 + 1");
     }
 
     #[test]
