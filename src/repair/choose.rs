@@ -647,6 +647,14 @@ impl PatchChooser {
         self.oracle.is_some()
     }
 
+    /// Whether the learned oracle says anything about outputs
+    /// ([`LearnedOracle::reads_output`]).
+    pub fn oracle_reads_output(&self) -> bool {
+        self.oracle
+            .as_ref()
+            .is_some_and(LearnedOracle::reads_output)
+    }
+
     /// Distinct behaviours of the remaining patches on the checked inputs.
     pub fn behaviours(&self) -> usize {
         let mut seen: Vec<&Contender> = Vec::new();

@@ -112,6 +112,14 @@ impl LearnedOracle {
         self.formula.eval(&p)
     }
 
+    /// Whether the formula says anything about the output (some atom over `out`, the
+    /// last variable): a formula over the inputs alone flags every run of a buggy
+    /// input, so agreeing with it on fresh inputs says nothing of a patch.
+    pub fn reads_output(&self) -> bool {
+        let out = self.formula.vars().len().saturating_sub(1);
+        self.formula.atoms().any(|a| a.coefficient(out) != 0)
+    }
+
     /// Whether the oracle tells outputs apart on `input`: some output value it does not
     /// flag. A formula over the inputs alone (`a = b and b = c`) flags every output of a
     /// buggy input, so it cannot say which output would be right there; repair then

@@ -196,17 +196,31 @@ fn tests_source(n: usize, answers: usize) -> String {
     }
 }
 
+/// What the learned oracle can say about a patch's runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OracleKind {
+    /// No oracle: fresh inputs check only that runs end normally.
+    None,
+    /// A formula over the inputs alone: it cannot tell a right output from a wrong one.
+    InputsOnly,
+    /// A formula over the output too.
+    Outputs,
+}
+
 /// What was checked for one patch, in plain words and short sentences: "Passes all 11
 /// tests (the failing input and your 10 answers). Agrees with the learned oracle on 98 of
 /// 100 fresh inputs." (not the inputs the patches are compared on, which the verdict
 /// counts). `answers` is how many answers the person gave (labels and answers about
-/// patches, skips included).
-pub fn checks(p: &RankedPatch, oracle: bool, answers: usize) -> String {
+/// patches, skips included). An oracle over the inputs alone flags every run of the
+/// inputs it calls buggy, a right one too, so agreeing with it is not told.
+pub fn checks(p: &RankedPatch, oracle: OracleKind, answers: usize) -> String {
     let agreed = (p.validation * p.validated_inputs as f64).round() as usize;
     let fresh = match (p.validated_inputs, oracle) {
-        (0, _) => String::new(),
-        (n, true) => format!(" Agrees with the learned oracle on {agreed} of {n} fresh inputs."),
-        (n, false) => format!(" Ends normally on {agreed} of {n} fresh inputs."),
+        (0, _) | (_, OracleKind::InputsOnly) => String::new(),
+        (n, OracleKind::Outputs) => {
+            format!(" Agrees with the learned oracle on {agreed} of {n} fresh inputs.")
+        }
+        (n, OracleKind::None) => format!(" Ends normally on {agreed} of {n} fresh inputs."),
     };
     let (passed, n) = (p.tests_passed, p.tests_total);
     let source = tests_source(n, answers);
@@ -411,7 +425,11 @@ fn kind_name(kind: QuestionKind) -> &'static str {
 pub fn describe(chooser: &PatchChooser, session: &Session) -> RepairView {
     let program = &session.program;
     let tests = chooser.tests();
-    let oracle = chooser.has_oracle();
+    let oracle = match (chooser.has_oracle(), chooser.oracle_reads_output()) {
+        (false, _) => OracleKind::None,
+        (true, false) => OracleKind::InputsOnly,
+        (true, true) => OracleKind::Outputs,
+    };
     let step = chooser.next();
     let choice = match &step {
         ChooseStep::Ask(q) => {
@@ -509,6 +527,20 @@ mod tests {
             tests_source(9, 10),
             "the failing input and 8 of your 10 answers"
         );
+    }
+
+    #[test]
+    fn agreement_with_an_oracle_over_the_inputs_alone_is_not_told() {
+        let tests = [test(10, "big"), test(9, "small"), test(11, "big")];
+        let report = repair(BUGGY, &tests, None, &page_repair_config(3));
+        let p = &report.patches[0];
+        let n = p.validated_inputs;
+        assert!(n > 0);
+        let told = checks(p, OracleKind::Outputs, 2);
+        assert!(told.contains(&format!("of {n} fresh inputs.")), "{told}");
+        let inputs_only = checks(p, OracleKind::InputsOnly, 2);
+        assert_eq!(inputs_only, "Passes all 3 tests (the failing input and your 2 answers).");
+        assert!(checks(p, OracleKind::None, 2).contains("Ends normally on"));
     }
 
     /// `x > 10` should be `x >= 10`: many cheap edits pass these three tests.
