@@ -539,7 +539,10 @@ mod tests {
         let told = checks(p, OracleKind::Outputs, 2);
         assert!(told.contains(&format!("of {n} fresh inputs.")), "{told}");
         let inputs_only = checks(p, OracleKind::InputsOnly, 2);
-        assert_eq!(inputs_only, "Passes all 3 tests (the failing input and your 2 answers).");
+        assert_eq!(
+            inputs_only,
+            "Passes all 3 tests (the failing input and your 2 answers)."
+        );
         assert!(checks(p, OracleKind::None, 2).contains("Ends normally on"));
     }
 
