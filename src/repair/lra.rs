@@ -187,6 +187,10 @@ struct Lra<'a, 'g> {
     failing: Vec<usize>,
     passing: Vec<usize>,
     executions: u64,
+    /// The program's constants, found once ([`RepairSource::constants`] walks the tree).
+    constants: Vec<i64>,
+    /// The moduli of its own remainders ([`moduli`]).
+    moduli: Vec<i64>,
 }
 
 /// A location compiled as a hole.
@@ -257,7 +261,7 @@ impl Lra<'_, '_> {
     /// evaluates it other than once or passes with no candidate value.
     fn expression_examples(&mut self, hole: &Hole) -> Result<Option<Vec<Evaluated>>, Stop> {
         let mut out = Vec::new();
-        let constants = self.src.constants();
+        let constants = self.constants.clone();
         for t in self.failing.clone() {
             let (_, seen, evaluations) = self.run(hole, t, Plan::Observe)?;
             let Some(first) = seen.first().filter(|_| evaluations == 1) else {
@@ -365,7 +369,7 @@ impl Lra<'_, '_> {
             simplex: false,
             ..self.lra.synth.condition.clone()
         });
-        let remainders = moduli(&self.src.constants()).into_iter().map(|m| {
+        let remainders = self.moduli.iter().map(|&m| {
             with_condition(crate::oracle::LearnConfig {
                 remainder_atoms: true,
                 max_modulus: 1,
@@ -449,7 +453,7 @@ impl Lra<'_, '_> {
             None => synthesize_with_terms(
                 &exact,
                 hole.int_vars.len(),
-                &self.src.constants(),
+                &self.constants,
                 2,
                 &self.lra.synth,
             )?
@@ -529,6 +533,7 @@ pub fn linear(
         .copied()
         .filter(|t| !failing.contains(t))
         .collect();
+    let constants = src.constants();
     let mut engine = Lra {
         gate,
         src,
@@ -538,6 +543,8 @@ pub fn linear(
         failing,
         passing,
         executions: 0,
+        moduli: moduli(&constants),
+        constants,
     };
     let mut report = LraReport {
         plausible: Vec::new(),
