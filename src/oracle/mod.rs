@@ -125,6 +125,9 @@ pub struct LearnConfig {
     pub max_equality_constants: usize,
     /// Two-variable atoms `x - y <= c`, `x + y <= c` (and `x = y`). Default true.
     pub pair_atoms: bool,
+    /// Of the two-variable atoms, also the sums `x + y <= c` (differences are always
+    /// there). Default true.
+    pub pair_sums: bool,
     /// Three-variable atoms `x + y - z <= c`. Default true.
     pub triple_atoms: bool,
     /// Three-variable atoms only up to this many variables. Default 5.
@@ -174,6 +177,7 @@ impl Default for LearnConfig {
             equality_atoms: true,
             max_equality_constants: 32,
             pair_atoms: true,
+            pair_sums: true,
             triple_atoms: true,
             triple_atoms_max_vars: 5,
             remainder_atoms: true,

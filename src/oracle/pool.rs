@@ -81,7 +81,9 @@ fn expressions(nvars: usize, config: &LearnConfig) -> Vec<(Vec<(usize, i64)>, us
         for x in 0..nvars {
             for y in x + 1..nvars {
                 out.push((vec![(x, 1), (y, -1)], 1));
-                out.push((vec![(x, 1), (y, 1)], 1));
+                if config.pair_sums {
+                    out.push((vec![(x, 1), (y, 1)], 1));
+                }
             }
         }
     }

@@ -62,7 +62,7 @@ pub struct Candidate {
 }
 
 /// Whether a statement may get statement edits (guards, assignments, deletion, copies).
-fn takes_statement_edits(info: &StmtInfo) -> bool {
+pub(super) fn takes_statement_edits(info: &StmtInfo) -> bool {
     !matches!(
         info.stmt.kind,
         StmtKind::Decl(_)

@@ -29,11 +29,17 @@ pub enum EditKind {
     /// A declaration's `int` becomes `long long`, with the printf/scanf conversions of
     /// its variables (those follow-up format edits cost nothing of their own).
     WidenType,
+    /// An expression replaced by one synthesised from the tests' angelic values
+    /// (`n * (n + 1) / 2`, a whole new condition).
+    SynthesiseExpression,
+    /// `if (C) { S... }` inserted before a statement: a new branch, its body a copy of the
+    /// program's own output, `return`, `break` or assignment, `C` synthesised.
+    InsertBranch,
 }
 
 impl EditKind {
     /// Every kind, in the cost table's order.
-    pub const ALL: [EditKind; 11] = [
+    pub const ALL: [EditKind; 13] = [
         EditKind::ReplaceOperator,
         EditKind::ReplaceConstant,
         EditKind::ReplaceVariable,
@@ -45,6 +51,8 @@ impl EditKind {
         EditKind::InsertCopy,
         EditKind::ReplaceCopy,
         EditKind::WidenType,
+        EditKind::SynthesiseExpression,
+        EditKind::InsertBranch,
     ];
 
     /// A short name (the cost file's key).
@@ -61,6 +69,8 @@ impl EditKind {
             EditKind::InsertCopy => "insert_copy",
             EditKind::ReplaceCopy => "replace_copy",
             EditKind::WidenType => "widen_type",
+            EditKind::SynthesiseExpression => "synthesise_expression",
+            EditKind::InsertBranch => "insert_branch",
         }
     }
 
@@ -99,6 +109,11 @@ pub struct CostTable {
     /// Widen a declaration's `int` to `long long` (with its variables' conversions).
     /// Default 3.
     pub widen_type: u32,
+    /// Replace an expression by one synthesised from the tests. Default 4.
+    pub synthesise_expression: u32,
+    /// Insert a new branch `if (C) { ... }` before a statement. Default 6 (a guard and a
+    /// copy).
+    pub insert_branch: u32,
     /// Extra cost per AST node of a new condition or expression beyond a single atom
     /// such as `x < 3` (so longer conditions cost more). Default 1.
     pub extra_node: u32,
@@ -118,13 +133,15 @@ impl Default for CostTable {
             insert_copy: 5,
             replace_copy: 5,
             widen_type: 3,
+            synthesise_expression: 4,
+            insert_branch: 6,
             extra_node: 1,
         }
     }
 }
 
 /// The names of the table's entries, as used in cost files.
-pub const COST_KEYS: [&str; 12] = [
+pub const COST_KEYS: [&str; 14] = [
     "replace_operator",
     "replace_constant",
     "replace_variable",
@@ -136,6 +153,8 @@ pub const COST_KEYS: [&str; 12] = [
     "insert_copy",
     "replace_copy",
     "widen_type",
+    "synthesise_expression",
+    "insert_branch",
     "extra_node",
 ];
 
@@ -184,6 +203,8 @@ impl CostTable {
             EditKind::InsertCopy => self.insert_copy,
             EditKind::ReplaceCopy => self.replace_copy,
             EditKind::WidenType => self.widen_type,
+            EditKind::SynthesiseExpression => self.synthesise_expression,
+            EditKind::InsertBranch => self.insert_branch,
         }
     }
 
@@ -200,6 +221,8 @@ impl CostTable {
             "insert_copy" => &mut self.insert_copy,
             "replace_copy" => &mut self.replace_copy,
             "widen_type" => &mut self.widen_type,
+            "synthesise_expression" => &mut self.synthesise_expression,
+            "insert_branch" => &mut self.insert_branch,
             "extra_node" => &mut self.extra_node,
             _ => return None,
         })

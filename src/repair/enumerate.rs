@@ -226,6 +226,22 @@ pub struct EngineOutcome {
     pub stop: Stop,
 }
 
+impl EngineOutcome {
+    /// Adds a later engine's plausible patches not found already; its stop reason
+    /// becomes this one's when nothing was found before.
+    pub fn absorb(&mut self, later: EngineOutcome) {
+        let found = self.plausible.len();
+        for p in later.plausible {
+            if !self.plausible.contains(&p) {
+                self.plausible.push(p);
+            }
+        }
+        if found == 0 {
+            self.stop = later.stop;
+        }
+    }
+}
+
 fn scalar_type_of(sc: Sc) -> ScalarType {
     match sc {
         Sc::I64 => ScalarType::LongLong,

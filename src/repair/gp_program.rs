@@ -56,10 +56,17 @@ impl<'a, 'g> ProgramProblem<'a, 'g> {
         config: &'a RepairConfig,
         gate: &'a mut Gate<'g>,
     ) -> ProgramProblem<'a, 'g> {
-        // Widening is no edit at a statement: repair tries its few patches itself.
+        // Widening is no edit at a statement, and synthesised expressions and branches
+        // come from the tests' angelic values, not from a random draw: repair tries
+        // those itself.
         let operators = EditKind::ALL
             .into_iter()
-            .filter(|&k| k != EditKind::WidenType)
+            .filter(|&k| {
+                !matches!(
+                    k,
+                    EditKind::WidenType | EditKind::SynthesiseExpression | EditKind::InsertBranch
+                )
+            })
             .filter(|&k| config.costs.of(k) != NEVER && config.costs.of(k) <= config.budget)
             .collect();
         let mut total = 0.0;

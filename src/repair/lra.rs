@@ -73,7 +73,7 @@ impl Default for LraConfig {
     }
 }
 
-/// The outcome of the LRA engine.
+/// The outcome of the LRA engine (and of [`super::branch`]'s).
 #[derive(Clone, Debug)]
 pub struct LraReport {
     /// Plausible patches, in the order found.
@@ -120,7 +120,7 @@ enum Plan {
 
 /// One recorded evaluation: the integer variables, the original and the used value.
 #[derive(Clone, Debug)]
-struct Evaluated {
+pub(super) struct Evaluated {
     vars: Vec<i64>,
     original: i64,
     used: i64,
@@ -177,8 +177,9 @@ fn is_integer(sc: Sc) -> bool {
     !matches!(sc, Sc::F32 | Sc::F64 | Sc::Ptr)
 }
 
-/// The engine's state over one repair.
-struct Lra<'a, 'g> {
+/// The engine's state over one repair (also [`super::branch`]'s: a new branch's
+/// condition is found the same way).
+pub(super) struct Lra<'a, 'g> {
     gate: &'a mut Gate<'g>,
     src: &'a RepairSource,
     suite: &'a TestSuite,
@@ -194,15 +195,56 @@ struct Lra<'a, 'g> {
 }
 
 /// A location compiled as a hole.
-struct Hole {
+pub(super) struct Hole {
     program: Program,
     site: HoleSite,
-    int_vars: Vec<usize>,
+    pub(super) int_vars: Vec<usize>,
 }
 
 type Run = Result<(bool, Vec<Evaluated>, usize), Stop>;
 
-impl Lra<'_, '_> {
+impl<'a, 'g> Lra<'a, 'g> {
+    /// The engine over `src` and `suite`, its failing and passing tests and the program's
+    /// constants found once.
+    pub(super) fn new(
+        gate: &'a mut Gate<'g>,
+        src: &'a RepairSource,
+        suite: &'a TestSuite,
+        config: &'a RepairConfig,
+        lra: &'a LraConfig,
+    ) -> Lra<'a, 'g> {
+        let failing = suite.failing();
+        let passing = suite
+            .order()
+            .iter()
+            .copied()
+            .filter(|t| !failing.contains(t))
+            .collect();
+        let constants = src.constants();
+        Lra {
+            gate,
+            src,
+            suite,
+            config,
+            lra,
+            failing,
+            passing,
+            executions: 0,
+            moduli: moduli(&constants),
+            constants,
+        }
+    }
+
+    /// The gate every engine draws from.
+    pub(super) fn gate(&mut self) -> &mut Gate<'g> {
+        self.gate
+    }
+
+    /// Test executions so far.
+    pub(super) fn executions(&self) -> u64 {
+        self.executions
+    }
+
     /// Runs test `t` under `plan`: whether it passes and the evaluations seen.
     fn run(&mut self, hole: &Hole, t: usize, plan: Plan) -> Run {
         self.gate.execution()?;
@@ -231,7 +273,10 @@ impl Lra<'_, '_> {
 
     /// Angelic outcomes of a condition: per evaluation (vars, original, used), or `None`
     /// when some failing test passes under no plan.
-    fn condition_examples(&mut self, hole: &Hole) -> Result<Option<Vec<Evaluated>>, Stop> {
+    pub(super) fn condition_examples(
+        &mut self,
+        hole: &Hole,
+    ) -> Result<Option<Vec<Evaluated>>, Stop> {
         let mut out = Vec::new();
         for t in self.failing.clone() {
             let (_, _, evaluations) = self.run(hole, t, Plan::Observe)?;
@@ -342,7 +387,7 @@ impl Lra<'_, '_> {
         } else {
             BinaryOp::LogOr
         };
-        self.conditions(hole, &data)
+        self.conditions(hole, &data, true)
             .into_iter()
             .map(|cond| Edit::ReplaceExpr {
                 target: root.id,
@@ -358,7 +403,16 @@ impl Lra<'_, '_> {
     /// smallest one with its remainders and without equalities to constants (`y % 4 == 0`,
     /// `y % 100 == 0`, `y % 400 == 0` beside `y == 2000`: a few runs rarely tell them
     /// apart), each when it differs. All fit the tests; a person's questions decide.
-    fn conditions(&self, hole: &Hole, data: &[(Vec<i64>, bool)]) -> Vec<Expr> {
+    ///
+    /// Without `linear`, the smallest one over all atoms is left out, and so are sums: a
+    /// new branch tests what people test in a missing case (`n == 1`, `a > b`), never
+    /// `x + y >= 11`.
+    pub(super) fn conditions(
+        &self,
+        hole: &Hole,
+        data: &[(Vec<i64>, bool)],
+        linear: bool,
+    ) -> Vec<Expr> {
         let names = self.names(hole);
         let with_condition = |condition| SynthConfig {
             condition,
@@ -366,6 +420,7 @@ impl Lra<'_, '_> {
         };
         let plain = with_condition(crate::oracle::LearnConfig {
             triple_atoms: false,
+            pair_sums: linear,
             simplex: false,
             ..self.lra.synth.condition.clone()
         });
@@ -380,16 +435,21 @@ impl Lra<'_, '_> {
                 ..self.lra.synth.condition.clone()
             })
         });
-        let configs = [self.lra.synth.clone(), plain]
+        let first = linear.then(|| self.lra.synth.clone());
+        let configs = [first, Some(plain)]
             .into_iter()
-            .chain(remainders);
+            .map(|c| (c, false))
+            .chain(remainders.map(|c| (Some(c), true)));
         let mut out: Vec<Expr> = Vec::new();
-        for (i, config) in configs.enumerate() {
+        for (config, modular) in configs {
+            let Some(config) = config else {
+                continue;
+            };
             let Some(c) = synthesize_condition(&names, data, &config).condition else {
                 continue;
             };
             // A modulus's run adds only a condition that uses it.
-            if i >= 2 && !c.formula.to_string().contains('%') {
+            if modular && !c.formula.to_string().contains('%') {
                 continue;
             }
             let e = formula_expr(&c.formula);
@@ -403,6 +463,24 @@ impl Lra<'_, '_> {
     /// Whole new conditions replacing `root` that give the angelic outcomes (the only fix
     /// for outcomes that flip both ways, which no refinement `E && B` / `E || B` can give).
     fn resynthesise(&self, hole: &Hole, root: &Expr, examples: &[Evaluated]) -> Vec<Edit> {
+        self.new_conditions(hole, examples, true)
+            .into_iter()
+            .map(|with| Edit::ReplaceExpr {
+                target: root.id,
+                with,
+                kind: EditKind::SynthesiseExpression,
+            })
+            .collect()
+    }
+
+    /// Whole conditions with the angelic outcomes of `examples` (distinct rows, at most
+    /// [`LraConfig::max_examples`]; `linear` as in [`Lra::conditions`]).
+    pub(super) fn new_conditions(
+        &self,
+        hole: &Hole,
+        examples: &[Evaluated],
+        linear: bool,
+    ) -> Vec<Expr> {
         let mut data: Vec<(Vec<i64>, bool)> = Vec::new();
         let mut seen = HashSet::new();
         for e in examples {
@@ -414,15 +492,7 @@ impl Lra<'_, '_> {
                 break;
             }
         }
-        self.conditions(hole, &data)
-            .into_iter()
-            .map(|with| Edit::ReplaceExpr {
-                target: root.id,
-                with,
-                // Costed like a synthesised expression (see `replace`).
-                kind: EditKind::InsertAssignment,
-            })
-            .collect()
+        self.conditions(hole, &data, linear)
     }
 
     /// A synthesised expression replacing `root`, if one exists: linear in the visible
@@ -462,10 +532,41 @@ impl Lra<'_, '_> {
         Some(Edit::ReplaceExpr {
             target: root.id,
             with,
-            // The patch model has no kind of its own for a synthesised expression yet;
-            // it is costed like an inserted assignment (a new expression at one place).
-            kind: EditKind::InsertAssignment,
+            kind: EditKind::SynthesiseExpression,
         })
+    }
+
+    /// Validates each of `edits` as a one-edit patch (within the budget, applicable, not
+    /// a text tried before) on every test; the plausible ones join `report`.
+    pub(super) fn try_edits(
+        &mut self,
+        edits: Vec<Edit>,
+        tried: &mut BTreeSet<String>,
+        report: &mut LraReport,
+    ) -> Result<(), Stop> {
+        for edit in edits {
+            if edit.cost(&self.config.costs) > self.config.budget
+                || self.src.check(&edit, &self.config.trusted_lines).is_err()
+            {
+                continue;
+            }
+            let patch = Patch::single(edit);
+            let Ok(text) = self.src.apply(&patch, &self.config.trusted_lines) else {
+                continue;
+            };
+            if !tried.insert(text) {
+                continue;
+            }
+            self.gate.candidates(1)?;
+            report.synthesised += 1;
+            self.gate.stats.candidates_decided += 1;
+            if self.plausible(&patch)? {
+                self.gate.plausible(patch.cost(&self.config.costs));
+                report.plausible.push(patch);
+                report.stop = Stop::Found;
+            }
+        }
+        Ok(())
     }
 
     /// Whether `patch` passes every test.
@@ -511,7 +612,8 @@ fn moduli(constants: &[i64]) -> Vec<i64> {
     out
 }
 
-fn numbers_in(text: &str) -> Vec<i64> {
+/// The whole numbers written in `text`.
+pub(super) fn numbers_in(text: &str) -> Vec<i64> {
     text.split(|c: char| !(c.is_ascii_digit() || c == '-'))
         .filter_map(|w| w.parse().ok())
         .collect()
@@ -526,26 +628,7 @@ pub fn linear(
     lra: &LraConfig,
     gate: &mut Gate,
 ) -> LraReport {
-    let failing = suite.failing();
-    let passing = suite
-        .order()
-        .iter()
-        .copied()
-        .filter(|t| !failing.contains(t))
-        .collect();
-    let constants = src.constants();
-    let mut engine = Lra {
-        gate,
-        src,
-        suite,
-        config,
-        lra,
-        failing,
-        passing,
-        executions: 0,
-        moduli: moduli(&constants),
-        constants,
-    };
+    let mut engine = Lra::new(gate, src, suite, config, lra);
     let mut report = LraReport {
         plausible: Vec::new(),
         stop: Stop::Exhausted,
@@ -601,37 +684,9 @@ pub fn linear(
             if !edits.is_empty() {
                 report.angelic += 1;
             }
-            for edit in edits {
-                if edit.cost(&config.costs) > config.budget
-                    || src.check(&edit, &config.trusted_lines).is_err()
-                {
-                    continue;
-                }
-                let patch = Patch::single(edit);
-                let Ok(text) = src.apply(&patch, &config.trusted_lines) else {
-                    continue;
-                };
-                if !tried.insert(text) {
-                    continue;
-                }
-                if let Err(why) = engine.gate.candidates(1) {
-                    report.stop = why;
-                    break 'stmts;
-                }
-                report.synthesised += 1;
-                engine.gate.stats.candidates_decided += 1;
-                match engine.plausible(&patch) {
-                    Ok(true) => {
-                        engine.gate.plausible(patch.cost(&config.costs));
-                        report.plausible.push(patch);
-                        report.stop = Stop::Found;
-                    }
-                    Ok(false) => {}
-                    Err(why) => {
-                        report.stop = why;
-                        break 'stmts;
-                    }
-                }
+            if let Err(why) = engine.try_edits(edits, &mut tried, &mut report) {
+                report.stop = why;
+                break 'stmts;
             }
         }
     }
@@ -639,7 +694,8 @@ pub fn linear(
     report
 }
 
-fn compile_hole(src: &RepairSource, root: NodeId) -> Option<Hole> {
+/// `root` of `src` compiled as a hole, with its integer variables.
+pub(super) fn compile_hole(src: &RepairSource, root: NodeId) -> Option<Hole> {
     let program = src.compile_with_hole(root).ok()?;
     let site = program.hole_sites().first()?.clone();
     let int_vars = site

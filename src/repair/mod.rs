@@ -26,6 +26,7 @@
 //! ```
 
 pub mod boundary;
+pub mod branch;
 pub mod budget;
 pub mod candidates;
 pub mod choose;
@@ -76,6 +77,8 @@ pub enum Engine {
     Genetic,
     /// Angelic values and linear synthesis ([`lra`]).
     Linear,
+    /// New branches with synthesised conditions ([`branch`]).
+    Branch,
     /// Every available engine.
     All,
 }
@@ -145,6 +148,8 @@ pub struct RepairConfig {
     pub genetic: gp::GpConfig,
     /// The LRA engine's limits. Default [`lra::LraConfig::default`].
     pub linear: lra::LraConfig,
+    /// The branch engine's limits. Default [`branch::BranchConfig::default`].
+    pub branch: branch::BranchConfig,
     /// A "bug" test without an expected output passes only when the learned oracle,
     /// where it tells outputs apart, no longer flags the run (besides the output
     /// changing). Default true. Asked as a person is, repair turns it off: the oracle
@@ -182,6 +187,7 @@ impl Default for RepairConfig {
             seed: 0,
             genetic: gp::GpConfig::default(),
             linear: lra::LraConfig::default(),
+            branch: branch::BranchConfig::default(),
             oracle_judges_bug_tests: true,
         }
     }
@@ -476,6 +482,7 @@ pub fn repair_with_progress(
         match config.engine {
             Engine::Genetic => run_genetic(&src, &suite, sus, config, gate),
             Engine::Linear => run_linear(&src, &suite, sus, config, gate),
+            Engine::Branch => run_branch(&src, &suite, sus, config, gate),
             Engine::Enumerate => enumerate::enumerate(&src, &suite, sus, config, gate),
             Engine::All => {
                 // Cheapest first: enumeration, widening, then LRA synthesis while fewer than
@@ -499,15 +506,12 @@ pub fn repair_with_progress(
                 }
                 if outcome.plausible.len() < config.max_plausible && gate.stopped().is_none() {
                     let linear = run_linear(&src, &suite, sus, config, gate);
-                    let found = outcome.plausible.len();
-                    for p in linear.plausible {
-                        if !outcome.plausible.contains(&p) {
-                            outcome.plausible.push(p);
-                        }
-                    }
-                    if found == 0 {
-                        outcome.stop = linear.stop;
-                    }
+                    outcome.absorb(linear);
+                }
+                // Then new branches: dearer, and each location tries several bodies.
+                if outcome.plausible.len() < config.max_plausible && gate.stopped().is_none() {
+                    let branches = run_branch(&src, &suite, sus, config, gate);
+                    outcome.absorb(branches);
                 }
                 if outcome.plausible.is_empty() && gate.stopped().is_none() {
                     outcome = run_genetic(&src, &suite, sus, config, gate);
@@ -569,6 +573,21 @@ fn run_linear(
     enumerate::EngineOutcome {
         plausible: lra.plausible,
         stop: lra.stop,
+    }
+}
+
+/// New branches ([`branch::branches`]) as an engine outcome.
+fn run_branch(
+    src: &RepairSource,
+    suite: &TestSuite,
+    suspicious: &[Suspicious],
+    config: &RepairConfig,
+    gate: &mut Gate,
+) -> enumerate::EngineOutcome {
+    let found = branch::branches(src, suite, suspicious, config, gate);
+    enumerate::EngineOutcome {
+        plausible: found.plausible,
+        stop: found.stop,
     }
 }
 

@@ -52,7 +52,8 @@ pub enum Edit {
         target: NodeId,
         /// The new statement.
         stmt: Stmt,
-        /// [`EditKind::InsertAssignment`] or [`EditKind::InsertCopy`].
+        /// [`EditKind::InsertAssignment`], [`EditKind::InsertCopy`] or
+        /// [`EditKind::InsertBranch`].
         kind: EditKind,
     },
     /// Replace statement `target` by `with` (a copy of another statement).
@@ -147,6 +148,14 @@ impl Edit {
                 ..
             } => match &stmt.kind {
                 StmtKind::Expr(e) => expr_size(e).saturating_sub(3),
+                _ => 0,
+            },
+            Edit::InsertBefore {
+                stmt,
+                kind: EditKind::InsertBranch,
+                ..
+            } => match &stmt.kind {
+                StmtKind::If { cond, .. } => expr_size(cond).saturating_sub(3),
                 _ => 0,
             },
             _ => 0,

@@ -21,6 +21,8 @@ pub enum EngineArg {
     Gp,
     /// Angelic values and linear synthesis with the exact LRA solver.
     Lra,
+    /// New branches `if (C) { ... }` with synthesised conditions.
+    Branch,
     /// Every available engine.
     All,
 }
@@ -31,6 +33,7 @@ impl From<EngineArg> for Engine {
             EngineArg::Enum => Engine::Enumerate,
             EngineArg::Gp => Engine::Genetic,
             EngineArg::Lra => Engine::Linear,
+            EngineArg::Branch => Engine::Branch,
             EngineArg::All => Engine::All,
         }
     }

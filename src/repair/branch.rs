@@ -1,0 +1,384 @@
+//! New branches: `if (C) { body }` inserted before a suspicious statement, the body a copy of the program's own output (then `return 0;` in `main`), `return`, `break`, `continue` or assignment, and `C` synthesised from the angelic outcomes of a guard that starts false.
+//!
+//! The "missing case" fix: `if (n == 1) { printf("0\n"); return 0; }`. For each
+//! suspicious statement and each candidate body, the program is compiled with the new
+//! branch guarded by `0` routed through a repair hole. The failing tests' runs flip the
+//! guard's evaluations ([`Lra::condition_examples`]: the first evaluation that, taken,
+//! makes the test pass), the passing tests keep it false, and the condition comes from
+//! those outcomes ([`Lra::new_conditions`]: the smallest one over comparisons of at most
+//! two variables, and the program's own remainders; no sums such as `x + y >= 11`). Every branch found is validated on every test; which of several that fit
+//! generalises is what the questions settle.
+
+use super::budget::{Gate, Stop};
+use super::candidates::{expr_stmt, takes_statement_edits};
+use super::cost::EditKind;
+use super::holeval::FRESH_ID;
+use super::localise::Suspicious;
+use super::lra::{compile_hole, numbers_in, Hole, Lra, LraReport};
+use super::mutate::{format_call, int_lit};
+use super::patch::{Edit, Patch, RepairSource, StmtInfo};
+use super::tests::{Expectation, TestSuite};
+use super::RepairConfig;
+use crate::lang::ast::{Block, Expr, ExprKind, ScalarType, Span, Stmt, StmtKind};
+use std::collections::BTreeSet;
+
+/// Limits of the branch engine. All are counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BranchConfig {
+    /// Suspicious statements a branch is tried before (most suspicious first). Default 10.
+    pub max_locations: usize,
+    /// Candidate bodies per statement. Default 10.
+    pub max_bodies: usize,
+}
+
+impl Default for BranchConfig {
+    fn default() -> Self {
+        BranchConfig {
+            max_locations: 10,
+            max_bodies: 10,
+        }
+    }
+}
+
+/// Runs the branch engine over the `suspicious` statements; see the module docs.
+pub fn branches(
+    src: &RepairSource,
+    suite: &TestSuite,
+    suspicious: &[Suspicious],
+    config: &RepairConfig,
+    gate: &mut Gate,
+) -> LraReport {
+    let numbers = expected_numbers(suite);
+    let mut engine = Lra::new(gate, src, suite, config, &config.linear);
+    let mut report = LraReport {
+        plausible: Vec::new(),
+        stop: Stop::Exhausted,
+        locations: 0,
+        angelic: 0,
+        synthesised: 0,
+        test_executions: 0,
+    };
+    let mut tried: BTreeSet<String> = BTreeSet::new();
+    'stmts: for s in suspicious.iter().take(config.branch.max_locations) {
+        let Some(info) = src.stmt(s.stmt) else {
+            continue;
+        };
+        if !takes_statement_edits(info) {
+            continue;
+        }
+        for body in bodies(src, info, &numbers, config.branch.max_bodies) {
+            if let Err(why) = engine.gate().check() {
+                report.stop = why;
+                break 'stmts;
+            }
+            let with = |cond: Expr| Edit::InsertBefore {
+                target: info.stmt.id,
+                stmt: branch(cond, &body),
+                kind: EditKind::InsertBranch,
+            };
+            let trial = with(int_lit(0, ScalarType::Int));
+            if trial.cost(&config.costs) > config.budget {
+                continue;
+            }
+            let Some(hole) = trial_hole(src, info, &trial, config) else {
+                continue;
+            };
+            if hole.int_vars.is_empty() {
+                continue;
+            }
+            report.locations += 1;
+            let examples = match engine.condition_examples(&hole) {
+                Ok(Some(ex)) => ex,
+                Ok(None) => continue,
+                Err(why) => {
+                    report.stop = why;
+                    break 'stmts;
+                }
+            };
+            let edits: Vec<Edit> = engine
+                .new_conditions(&hole, &examples, false)
+                .into_iter()
+                .map(with)
+                .collect();
+            if !edits.is_empty() {
+                report.angelic += 1;
+            }
+            if let Err(why) = engine.try_edits(edits, &mut tried, &mut report) {
+                report.stop = why;
+                break 'stmts;
+            }
+        }
+    }
+    report.test_executions = engine.executions();
+    report
+}
+
+/// `if (cond) body` (braced when the body has more than one statement).
+fn branch(cond: Expr, body: &[Stmt]) -> Stmt {
+    let then = match body {
+        [one] => one.clone(),
+        _ => Stmt {
+            id: FRESH_ID,
+            span: Span::default(),
+            kind: StmtKind::Block(Block {
+                id: FRESH_ID,
+                span: Span::default(),
+                stmts: body.to_vec(),
+            }),
+        },
+    };
+    Stmt {
+        id: FRESH_ID,
+        span: Span::default(),
+        kind: StmtKind::If {
+            cond,
+            then: Box::new(then),
+            els: None,
+        },
+    }
+}
+
+/// The program with the `trial` branch (guarded by the literal `0`) inserted before
+/// `info`'s statement, compiled with that guard as the hole; `None` when it does not
+/// compile (a body naming a variable out of scope, `break` outside a loop).
+fn trial_hole(
+    src: &RepairSource,
+    info: &StmtInfo,
+    trial: &Edit,
+    config: &RepairConfig,
+) -> Option<Hole> {
+    let text = src
+        .apply(&Patch::single(trial.clone()), &config.trusted_lines)
+        .ok()?;
+    let patched = RepairSource::new(&text).ok()?;
+    // The new `if` starts where the statement did (or just after the `{ ` that wraps a
+    // statement outside a block).
+    let at = info.stmt.span.start;
+    let guard = patched.statements().iter().find_map(|&id| {
+        let s = &patched.stmt(id)?.stmt;
+        match &s.kind {
+            StmtKind::If { cond, .. }
+                if (at..=at + 2).contains(&s.span.start)
+                    && matches!(cond.kind, ExprKind::IntLit { value: 0, .. }) =>
+            {
+                Some(cond.id)
+            }
+            _ => None,
+        }
+    })?;
+    compile_hole(&patched, guard)
+}
+
+/// The numbers of the failing tests' expected outputs (distinct, at most 3): a missing
+/// case often prints a constant the program prints nowhere.
+fn expected_numbers(suite: &TestSuite) -> Vec<i64> {
+    let mut out: Vec<i64> = Vec::new();
+    for t in suite.failing() {
+        if let Expectation::Output(o) = &suite.tests()[t].expect {
+            for n in numbers_in(o) {
+                if out.len() < 3 && !out.contains(&n) {
+                    out.push(n);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Candidate bodies for a branch before `target`, from its own function, nearest first:
+/// in `main`, each output statement then `return 0;` (and, for a printf of one number,
+/// that printf with each of `numbers` instead); elsewhere each `return`, and `return n;`
+/// for each of `numbers`; then `break;`, `continue;` and assignments. At most `max`,
+/// distinct.
+fn bodies(src: &RepairSource, target: &StmtInfo, numbers: &[i64], max: usize) -> Vec<Vec<Stmt>> {
+    let line = target.stmt.span.line;
+    let mut near: Vec<&Stmt> = src
+        .statements()
+        .iter()
+        .filter_map(|&id| src.stmt(id))
+        .filter(|s| s.function == target.function)
+        .map(|s| &s.stmt)
+        .collect();
+    near.sort_by_key(|s| s.span.line.abs_diff(line));
+    let in_main = target.function == "main";
+    let return_zero = Stmt {
+        id: FRESH_ID,
+        span: Span::default(),
+        kind: StmtKind::Return(Some(int_lit(0, ScalarType::Int))),
+    };
+    let plain = |kind: StmtKind| Stmt {
+        id: FRESH_ID,
+        span: Span::default(),
+        kind,
+    };
+    let mut outputs: Vec<Vec<Stmt>> = Vec::new();
+    let mut constants: Vec<Vec<Stmt>> = Vec::new();
+    let mut returns: Vec<Vec<Stmt>> = Vec::new();
+    let mut assignments: Vec<Vec<Stmt>> = Vec::new();
+    for s in near {
+        match &s.kind {
+            StmtKind::Expr(e) if in_main && is_output(e) => {
+                outputs.push(vec![s.clone(), return_zero.clone()]);
+                for n in numbers {
+                    if let Some(printed) = with_printed_number(e, *n) {
+                        constants.push(vec![expr_stmt(printed), return_zero.clone()]);
+                    }
+                }
+            }
+            StmtKind::Return(Some(_)) if !in_main => returns.push(vec![s.clone()]),
+            StmtKind::Expr(Expr {
+                kind: ExprKind::Assign { .. },
+                ..
+            }) => assignments.push(vec![s.clone()]),
+            _ => {}
+        }
+    }
+    if !in_main {
+        for &n in numbers {
+            let value = int_lit(n, ScalarType::Int);
+            constants.push(vec![plain(StmtKind::Return(Some(value)))]);
+        }
+    }
+    let mut out: Vec<Vec<Stmt>> = Vec::new();
+    let lists = [
+        (outputs, 4),
+        (constants, 3),
+        (returns, 3),
+        (
+            vec![
+                vec![plain(StmtKind::Break)],
+                vec![plain(StmtKind::Continue)],
+            ],
+            2,
+        ),
+        (assignments, 2),
+    ];
+    for (list, take) in lists {
+        let mut taken = 0;
+        for body in list {
+            let text: Vec<String> = body.iter().map(|s| s.to_string()).collect();
+            let seen = out
+                .iter()
+                .any(|b| b.iter().map(|s| s.to_string()).collect::<Vec<_>>() == text);
+            if taken < take && !seen {
+                out.push(body);
+                taken += 1;
+            }
+        }
+    }
+    out.truncate(max);
+    out
+}
+
+/// A call to `printf`, `puts` or `putchar`.
+fn is_output(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Call { callee, .. } if matches!(callee.as_str(), "printf" | "puts" | "putchar"))
+}
+
+/// `printf(fmt, x)` with one integer conversion, printing `n` instead of `x`.
+fn with_printed_number(e: &Expr, n: i64) -> Option<Expr> {
+    let ExprKind::Call {
+        callee,
+        callee_span,
+        args,
+    } = &e.kind
+    else {
+        return None;
+    };
+    let (at, format, false) = format_call(callee, args)? else {
+        return None;
+    };
+    let conversions = format.iter().filter(|&&b| b == b'%').count();
+    if callee != "printf" || at != 0 || args.len() != 2 || conversions != 1 {
+        return None;
+    }
+    if !format
+        .windows(2)
+        .any(|w| w[0] == b'%' && matches!(w[1], b'd' | b'i'))
+    {
+        return None;
+    }
+    let mut args = args.clone();
+    args[1] = int_lit(n, ScalarType::Int);
+    Some(Expr {
+        id: FRESH_ID,
+        span: Span::default(),
+        kind: ExprKind::Call {
+            callee: callee.clone(),
+            callee_span: *callee_span,
+            args,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repair::gp_program::fixture;
+
+    /// The engine alone, with a fresh gate holding `config`'s budgets.
+    fn branches_alone(prog: &str, tests: &str) -> (RepairSource, LraReport) {
+        let (src, suite, suspicious) = fixture(prog, tests);
+        let config = RepairConfig::default();
+        let mut stats = super::super::RepairStats::default();
+        let mut go_on = |_: &super::super::Progress| super::super::Control::Continue;
+        let mut gate = Gate::new(&config, &mut stats, &mut go_on);
+        let report = branches(&src, &suite, &suspicious, &config, &mut gate);
+        (src, report)
+    }
+
+    fn texts(src: &RepairSource, r: &LraReport) -> Vec<String> {
+        r.plausible
+            .iter()
+            .map(|p| src.apply(p, &Default::default()).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_missing_case_gets_a_branch_that_prints_its_constant() {
+        // The fix: `if (n == 1) { printf("%d\n", 0); return 0; }` before the loop.
+        let prog = "int main() {\n    int n, i, s;\n    scanf(\"%d\", &n);\n    s = 1;\n    for (i = 2; i <= n; i++)\n        s = s + i;\n    printf(\"%d\\n\", s);\n    return 0;\n}\n";
+        let tests = "1 => 0\n2 => 3\n3 => 6\n4 => 10\n5 => 15\n";
+        let (src, r) = branches_alone(prog, tests);
+        assert_eq!(r.stop, Stop::Found, "{r}");
+        let texts = texts(&src, &r);
+        assert!(
+            texts
+                .iter()
+                .any(|t| t.contains("if (n ") && t.contains("printf(\"%d\\n\", 0);")),
+            "{texts:#?}"
+        );
+        assert!(r
+            .plausible
+            .iter()
+            .all(|p| p.edits[0].kind() == EditKind::InsertBranch));
+    }
+
+    #[test]
+    fn a_missing_upper_clamp_gets_an_early_return() {
+        // The fix: `if (x > 100) return 100;` beside the lower clamp.
+        let prog = "int f(int x) {\n    if (x < 0)\n        return 0;\n    return x;\n}\n";
+        let tests = "150 => 100\n5 => 5\n-3 => 0\n100 => 100\n99 => 99\n230 => 100\n0 => 0\n";
+        let (src, r) = branches_alone(prog, tests);
+        assert_eq!(r.stop, Stop::Found, "{r}");
+        let texts = texts(&src, &r);
+        let heldout = "101 => 100\n1000 => 100\n50 => 50\n-7 => 0\n";
+        assert!(
+            texts.iter().any(|t| t.contains("return 100;") && {
+                let (_, suite, _) = fixture(t, heldout);
+                suite.failing().is_empty()
+            }),
+            "{texts:#?}"
+        );
+    }
+
+    #[test]
+    fn no_branch_fits_when_no_body_prints_the_right_thing() {
+        // Every output is wrong by a formula, not by a missing case: no copy of the
+        // program's statements prints n * n.
+        let prog = "int main() {\n    int n;\n    scanf(\"%d\", &n);\n    printf(\"%d\\n\", n + n);\n    return 0;\n}\n";
+        let tests = "3 => 9\n4 => 16\n5 => 25\n2 => 4\n";
+        let (_, r) = branches_alone(prog, tests);
+        assert!(r.plausible.is_empty(), "{r}");
+    }
+}
