@@ -232,3 +232,48 @@ fn merged_shards_print_exactly_the_single_runs_report() {
     let _ = std::fs::remove_dir_all(out_dir(&dir));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_repair_evaluation_counts_every_phase_of_a_subjects_cpu() {
+    let Some(dir) = small_corpus("phases") else {
+        return;
+    };
+    let d = dir.to_str().expect("utf-8 path");
+    let out = fixloop(&[
+        "eval",
+        d,
+        "--repair",
+        "--tests",
+        "labels",
+        "--labels",
+        "4",
+        "--questions",
+        "0,2",
+        "--threads",
+        "1",
+        "--json",
+    ])
+    .output()
+    .expect("runs");
+    let report: serde_json::Value =
+        serde_json::from_slice(&ok(out, "eval --repair --json")).expect("JSON");
+    let rows = report["per_subject"].as_array().expect("rows");
+    assert!(!rows.is_empty());
+    let mut total = 0.0;
+    for r in rows {
+        let (bounded, all) = (r["cpu_ms"].as_f64(), r["all_phases_cpu_ms"].as_f64());
+        let (Some(bounded), Some(all)) = (bounded, all) else {
+            panic!("no CPU columns: {r}");
+        };
+        // Labelling and the held-out measurement come on top of the bounded searches.
+        assert!(all > bounded && all > 0.0, "{r}");
+        total += all / 1e3;
+    }
+    let summed = report["all_phases_cpu_s_total"].as_f64().expect("total");
+    assert!((summed - total).abs() < 1e-6, "{summed} vs {total}");
+    let most = report["all_phases_cpu_s_max"].as_f64().expect("max");
+    assert!(rows
+        .iter()
+        .any(|r| (r["all_phases_cpu_ms"].as_f64().unwrap_or(0.0) / 1e3 - most).abs() < 1e-9));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -37,6 +37,11 @@ pub struct Row {
     heldout_pass: f64,
     first_ms: Option<f64>,
     total_ms: f64,
+    /// CPU of every phase of the subject: reading and labelling, the searches and
+    /// questions (`total_ms`, the part the bound covers), the search with no question and
+    /// the held-out measurement.
+    #[serde(default)]
+    all_phases_ms: f64,
     wall_ms: f64,
     test_executions: u64,
     hole_decisions: u64,
@@ -133,6 +138,7 @@ impl Row {
         if let (true, Some(m)) = (timing, v.as_object_mut()) {
             m.insert("first_patch_ms".into(), serde_json::json!(self.first_ms));
             m.insert("cpu_ms".into(), self.total_ms.into());
+            m.insert("all_phases_cpu_ms".into(), self.all_phases_ms.into());
             m.insert("wall_ms".into(), self.wall_ms.into());
         }
         v
@@ -430,6 +436,9 @@ fn evaluate(path: &std::path::Path, bound: Duration, args: &EvalArgs, source: &T
     let pool = args.patch_pool.unwrap_or(Settings::default().patch_pool);
     let budgets = &args.questions[..];
     let asking: AskingArg = args.asking;
+    let wall = Instant::now();
+    let clock = thread_clock(wall);
+    let subject_begin = clock();
     let mut row = Row {
         id: path.display().to_string(),
         skipped: None,
@@ -437,6 +446,7 @@ fn evaluate(path: &std::path::Path, bound: Duration, args: &EvalArgs, source: &T
         heldout_pass: 0.0,
         first_ms: None,
         total_ms: 0.0,
+        all_phases_ms: 0.0,
         wall_ms: 0.0,
         test_executions: 0,
         hole_decisions: 0,
@@ -499,8 +509,6 @@ fn evaluate(path: &std::path::Path, bound: Duration, args: &EvalArgs, source: &T
     // The bound and the times are CPU time of this thread when the platform tells it
     // (the machine is shared), else wall time; the bound covers every search of the
     // subject (the first and those after answers ruled every patch out).
-    let wall = Instant::now();
-    let clock = thread_clock(wall);
     let begin = clock();
     let mut first = None;
     let mut hook = |p: &Progress| {
@@ -616,6 +624,7 @@ fn evaluate(path: &std::path::Path, bound: Duration, args: &EvalArgs, source: &T
     let report = chooser.report();
     row.wall_ms = wall.elapsed().as_secs_f64() * 1e3;
     row.total_ms = elapsed.as_secs_f64() * 1e3;
+    row.all_phases_ms = clock().saturating_sub(subject_begin).as_secs_f64() * 1e3;
     row.stop = report.stop.to_string();
     let s = &report.stats;
     row.test_executions = s.test_executions;
@@ -868,6 +877,15 @@ pub fn report(args: &EvalArgs, rows: &[Row], timing: Option<Timing>) -> ExitCode
     .map(|c| (c.name(), cause_count(c)));
     let by_questions = question_rows(&evaluated, &args.questions);
     let last = by_questions.last().cloned().unwrap_or_default();
+    // CPU of every phase: total seconds, the largest subject's seconds and its id.
+    let all_phases = evaluated.iter().fold((0.0, 0.0, String::new()), |acc, r| {
+        let s = r.all_phases_ms / 1e3;
+        if s > acc.1 {
+            (acc.0 + s, s, r.id.clone())
+        } else {
+            (acc.0 + s, acc.1, acc.2)
+        }
+    });
     if args.json {
         let mut report = serde_json::json!({
             "dir": args.dir.display().to_string(),
@@ -902,6 +920,9 @@ pub fn report(args: &EvalArgs, rows: &[Row], timing: Option<Timing>) -> ExitCode
         if let (Some(t), Some(m)) = (timing, report.as_object_mut()) {
             m.insert("first_patch_ms_median".into(), first.median.into());
             m.insert("first_patch_ms_mean".into(), first.mean.into());
+            m.insert("all_phases_cpu_s_total".into(), all_phases.0.into());
+            m.insert("all_phases_cpu_s_max".into(), all_phases.1.into());
+            m.insert("all_phases_cpu_max_subject".into(), all_phases.2.into());
             m.insert(
                 "time_basis".into(),
                 "thread CPU time (Linux schedstat), wall time elsewhere".into(),
@@ -933,8 +954,8 @@ pub fn report(args: &EvalArgs, rows: &[Row], timing: Option<Timing>) -> ExitCode
             heldout.median,
             full_heldout,
             timing.map_or(String::new(), |_| format!(
-                " | first patch median {:.0} ms",
-                first.median
+                " | first patch median {:.0} ms | CPU of every phase {:.0} s, most {:.1} s ({})",
+                first.median, all_phases.0, all_phases.1, all_phases.2
             )),
             execs,
             cpe
