@@ -171,8 +171,7 @@ fn merged_shards_print_exactly_the_single_runs_report() {
     let ((single, merged), _) = whole_and_sharded(&dir, &settings, &["--no-timing"], false);
     let text = String::from_utf8_lossy(&single);
     assert!(text.starts_with("6 subjects"), "{text}");
-    // (4 of 6 since the branch engine joined `--engine all`.)
-    assert!(text.contains("repairability 0.667 (4/6)"), "{text}");
+    assert!(text.contains("repairability 0.500 (3/6)"), "{text}");
     assert_eq!(text, String::from_utf8_lossy(&merged));
 
     // Two of three shards: refused, naming the missing one.

@@ -10,16 +10,17 @@
 //! generalises is what the questions settle.
 
 use super::budget::{Gate, Stop};
-use super::candidates::{expr_stmt, takes_statement_edits};
+use super::candidates::takes_statement_edits;
 use super::cost::EditKind;
 use super::holeval::FRESH_ID;
 use super::localise::Suspicious;
-use super::lra::{compile_hole, numbers_in, Hole, Lra, LraReport};
-use super::mutate::{format_call, int_lit};
+use super::lra::{compile_hole, Hole, Lra, LraReport};
+use super::mutate::int_lit;
 use super::patch::{Edit, Patch, RepairSource, StmtInfo};
-use super::tests::{Expectation, TestSuite};
+use super::tests::TestSuite;
 use super::RepairConfig;
 use crate::lang::ast::{Block, Expr, ExprKind, ScalarType, Span, Stmt, StmtKind};
+use crate::lang::visit::for_each_expr;
 use std::collections::BTreeSet;
 
 /// Limits of the branch engine. All are counts.
@@ -48,7 +49,6 @@ pub fn branches(
     config: &RepairConfig,
     gate: &mut Gate,
 ) -> LraReport {
-    let numbers = expected_numbers(suite);
     let mut engine = Lra::new(gate, src, suite, config, &config.linear);
     let mut report = LraReport {
         plausible: Vec::new(),
@@ -66,7 +66,7 @@ pub fn branches(
         if !takes_statement_edits(info) {
             continue;
         }
-        for body in bodies(src, info, &numbers, config.branch.max_bodies) {
+        for body in bodies(src, info, config.branch.max_bodies) {
             if let Err(why) = engine.gate().check() {
                 report.stop = why;
                 break 'stmts;
@@ -95,9 +95,11 @@ pub fn branches(
                     break 'stmts;
                 }
             };
+            // A condition over no variable is no branch: `if (1) S` is S inserted.
             let edits: Vec<Edit> = engine
                 .new_conditions(&hole, &examples, false)
                 .into_iter()
+                .filter(reads_a_variable)
                 .map(with)
                 .collect();
             if !edits.is_empty() {
@@ -111,6 +113,13 @@ pub fn branches(
     }
     report.test_executions = engine.executions();
     report
+}
+
+/// Whether `e` names a variable.
+fn reads_a_variable(e: &Expr) -> bool {
+    let mut found = false;
+    for_each_expr(e, &mut |x| found |= matches!(x.kind, ExprKind::Ident(_)));
+    found
 }
 
 /// `if (cond) body` (braced when the body has more than one statement).
@@ -169,28 +178,13 @@ fn trial_hole(
     compile_hole(&patched, guard)
 }
 
-/// The numbers of the failing tests' expected outputs (distinct, at most 3): a missing
-/// case often prints a constant the program prints nowhere.
-fn expected_numbers(suite: &TestSuite) -> Vec<i64> {
-    let mut out: Vec<i64> = Vec::new();
-    for t in suite.failing() {
-        if let Expectation::Output(o) = &suite.tests()[t].expect {
-            for n in numbers_in(o) {
-                if out.len() < 3 && !out.contains(&n) {
-                    out.push(n);
-                }
-            }
-        }
-    }
-    out
-}
-
 /// Candidate bodies for a branch before `target`, from its own function, nearest first:
-/// in `main`, each output statement then `return 0;` (and, for a printf of one number,
-/// that printf with each of `numbers` instead); elsewhere each `return`, and `return n;`
-/// for each of `numbers`; then `break;`, `continue;` and assignments. At most `max`,
-/// distinct.
-fn bodies(src: &RepairSource, target: &StmtInfo, numbers: &[i64], max: usize) -> Vec<Vec<Stmt>> {
+/// in `main`, each output statement then `return 0;`; elsewhere each `return`; then
+/// `break;`, `continue;` and assignments. At most `max`, distinct. Only the program's own
+/// statements: a body printing or returning a number of the expected outputs would
+/// hard-code the tests (`if (1) { printf("%d\n", -1); return 0; }` passed IntroClass
+/// subjects whose every test reaching it wanted -1).
+fn bodies(src: &RepairSource, target: &StmtInfo, max: usize) -> Vec<Vec<Stmt>> {
     let line = target.stmt.span.line;
     let mut near: Vec<&Stmt> = src
         .statements()
@@ -212,18 +206,12 @@ fn bodies(src: &RepairSource, target: &StmtInfo, numbers: &[i64], max: usize) ->
         kind,
     };
     let mut outputs: Vec<Vec<Stmt>> = Vec::new();
-    let mut constants: Vec<Vec<Stmt>> = Vec::new();
     let mut returns: Vec<Vec<Stmt>> = Vec::new();
     let mut assignments: Vec<Vec<Stmt>> = Vec::new();
     for s in near {
         match &s.kind {
             StmtKind::Expr(e) if in_main && is_output(e) => {
                 outputs.push(vec![s.clone(), return_zero.clone()]);
-                for n in numbers {
-                    if let Some(printed) = with_printed_number(e, *n) {
-                        constants.push(vec![expr_stmt(printed), return_zero.clone()]);
-                    }
-                }
             }
             StmtKind::Return(Some(_)) if !in_main => returns.push(vec![s.clone()]),
             StmtKind::Expr(Expr {
@@ -233,16 +221,9 @@ fn bodies(src: &RepairSource, target: &StmtInfo, numbers: &[i64], max: usize) ->
             _ => {}
         }
     }
-    if !in_main {
-        for &n in numbers {
-            let value = int_lit(n, ScalarType::Int);
-            constants.push(vec![plain(StmtKind::Return(Some(value)))]);
-        }
-    }
     let mut out: Vec<Vec<Stmt>> = Vec::new();
     let lists = [
         (outputs, 4),
-        (constants, 3),
         (returns, 3),
         (
             vec![
@@ -275,42 +256,6 @@ fn is_output(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::Call { callee, .. } if matches!(callee.as_str(), "printf" | "puts" | "putchar"))
 }
 
-/// `printf(fmt, x)` with one integer conversion, printing `n` instead of `x`.
-fn with_printed_number(e: &Expr, n: i64) -> Option<Expr> {
-    let ExprKind::Call {
-        callee,
-        callee_span,
-        args,
-    } = &e.kind
-    else {
-        return None;
-    };
-    let (at, format, false) = format_call(callee, args)? else {
-        return None;
-    };
-    let conversions = format.iter().filter(|&&b| b == b'%').count();
-    if callee != "printf" || at != 0 || args.len() != 2 || conversions != 1 {
-        return None;
-    }
-    if !format
-        .windows(2)
-        .any(|w| w[0] == b'%' && matches!(w[1], b'd' | b'i'))
-    {
-        return None;
-    }
-    let mut args = args.clone();
-    args[1] = int_lit(n, ScalarType::Int);
-    Some(Expr {
-        id: FRESH_ID,
-        span: Span::default(),
-        kind: ExprKind::Call {
-            callee: callee.clone(),
-            callee_span: *callee_span,
-            args,
-        },
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,41 +280,55 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_case_gets_a_branch_that_prints_its_constant() {
-        // The fix: `if (n == 1) { printf("%d\n", 0); return 0; }` before the loop.
-        let prog = "int main() {\n    int n, i, s;\n    scanf(\"%d\", &n);\n    s = 1;\n    for (i = 2; i <= n; i++)\n        s = s + i;\n    printf(\"%d\\n\", s);\n    return 0;\n}\n";
-        let tests = "1 => 0\n2 => 3\n3 => 6\n4 => 10\n5 => 15\n";
+    fn a_missing_case_gets_a_branch_with_the_programs_own_output() {
+        // The fix: `if (k > n) { printf("-1\n"); return 0; }` before the division.
+        let prog = "int main() {\n    int n, k;\n    scanf(\"%d %d\", &n, &k);\n    if (k == 0) {\n        printf(\"-1\\n\");\n        return 0;\n    }\n    printf(\"%d\\n\", n / k);\n    return 0;\n}\n";
+        let tests = "5 0 => -1\n5 2 => 2\n3 4 => -1\n10 3 => 3\n2 7 => -1\n6 6 => 1\n9 1 => 9\n9 20 => -1\n1 1 => 1\n3 2 => 1\n";
         let (src, r) = branches_alone(prog, tests);
         assert_eq!(r.stop, Stop::Found, "{r}");
-        let texts = texts(&src, &r);
-        assert!(
-            texts
-                .iter()
-                .any(|t| t.contains("if (n ") && t.contains("printf(\"%d\\n\", 0);")),
-            "{texts:#?}"
-        );
         assert!(r
             .plausible
             .iter()
             .all(|p| p.edits[0].kind() == EditKind::InsertBranch));
-    }
-
-    #[test]
-    fn a_missing_upper_clamp_gets_an_early_return() {
-        // The fix: `if (x > 100) return 100;` beside the lower clamp.
-        let prog = "int f(int x) {\n    if (x < 0)\n        return 0;\n    return x;\n}\n";
-        let tests = "150 => 100\n5 => 5\n-3 => 0\n100 => 100\n99 => 99\n230 => 100\n0 => 0\n";
-        let (src, r) = branches_alone(prog, tests);
-        assert_eq!(r.stop, Stop::Found, "{r}");
         let texts = texts(&src, &r);
-        let heldout = "101 => 100\n1000 => 100\n50 => 50\n-7 => 0\n";
+        let heldout = "1 2 => -1\n100 99 => 1\n8 9 => -1\n20 0 => -1\n";
         assert!(
-            texts.iter().any(|t| t.contains("return 100;") && {
+            texts.iter().any(|t| {
                 let (_, suite, _) = fixture(t, heldout);
                 suite.failing().is_empty()
             }),
             "{texts:#?}"
         );
+    }
+
+    #[test]
+    fn a_missing_case_gets_an_early_return() {
+        // The fix: `if (x > 100) return 0;`, a copy of the function's own return.
+        let prog = "int f(int x) {\n    if (x < 0)\n        return 0;\n    return x;\n}\n";
+        let tests = "150 => 0\n5 => 5\n-3 => 0\n100 => 100\n99 => 99\n230 => 0\n0 => 0\n";
+        let (src, r) = branches_alone(prog, tests);
+        assert_eq!(r.stop, Stop::Found, "{r}");
+        let texts = texts(&src, &r);
+        let heldout = "101 => 0\n1000 => 0\n50 => 50\n-7 => 0\n";
+        assert!(
+            texts.iter().any(|t| {
+                let (_, suite, _) = fixture(t, heldout);
+                suite.failing().is_empty()
+            }),
+            "{texts:#?}"
+        );
+    }
+
+    #[test]
+    fn a_branch_taken_on_every_run_that_reaches_it_is_no_branch() {
+        // Every run reaching the first "small" fails (it prints twice), so the guard's
+        // outcomes are all true: `if (1) { ... }` would be a copy, not a branch.
+        let prog = "int main() {\n    int a;\n    scanf(\"%d\", &a);\n    if (a > 0) {\n        printf(\"big\\n\");\n        return 0;\n    }\n    printf(\"small\\n\");\n    printf(\"small\\n\");\n    return 0;\n}\n";
+        let tests = "5 => big\n-1 => small\n0 => small\n";
+        let (src, r) = branches_alone(prog, tests);
+        for t in texts(&src, &r) {
+            assert!(!t.contains("if (1)"), "{t}");
+        }
     }
 
     #[test]
