@@ -356,16 +356,8 @@ impl Report {
             None => None,
             Some((origin, source)) => {
                 let template = parse_input(&exercise.failing_input).unwrap_or_default();
-                let ranges: Vec<Option<Range>> = exercise
-                    .ranges
-                    .iter()
-                    .map(|r| {
-                        r.map(|r| Range {
-                            min: r.min,
-                            max: r.max,
-                        })
-                    })
-                    .collect();
+                let ranges: Vec<Option<Range>> =
+                    exercise.ranges.iter().map(|r| r.map(Range::from)).collect();
                 let check = grader.check_fix(
                     source,
                     &labelled,
