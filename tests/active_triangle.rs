@@ -1,32 +1,14 @@
 //! The Learn2fix triangle example end to end: C program, fuzzer with ranges, committee, golden labeller, real learner.
 
+mod common;
+
+use common::{triangle_reference, TRIANGLE_FUNCTION};
 use fixloop::active::formula::FormulaOracle;
 use fixloop::active::program::ProgramRunner;
 use fixloop::active::reference::ReferenceLabeller;
 use fixloop::active::{ActiveConfig, ActiveLoop, FuzzConfig, Num, Range, Runner, StopReason};
 use fixloop::corpus::AnswerExtractor;
 use fixloop::lang::{compile, Limits};
-
-const GOLDEN: &str = "
-int classify(int a, int b, int c) {
-    if (a <= 0 || b <= 0 || c <= 0) return 4;
-    if (a >= b + c || b >= a + c || c >= a + b) return 4;
-    if (a == b && b == c) return 1;
-    if (a == b || b == c || a == c) return 2;
-    return 3;
-}
-";
-
-/// The paper's bug: `a == b == c` is `(a == b) == c`.
-const BUGGY: &str = "
-int classify(int a, int b, int c) {
-    if (a <= 0 || b <= 0 || c <= 0) return 4;
-    if (a >= b + c || b >= a + c || c >= a + b) return 4;
-    if (a == b == c) return 1;
-    if (a == b || b == c || a == c) return 2;
-    return 3;
-}
-";
 
 fn runner(src: &str) -> ProgramRunner {
     let p = compile(src).expect("triangle compiles");
@@ -61,10 +43,10 @@ struct Outcome {
 
 fn session(seed: u64, labels: usize, max_generated: usize) -> Outcome {
     let start = [Num::Int(2), Num::Int(2), Num::Int(1)];
-    let mut golden = ReferenceLabeller::new(runner(GOLDEN));
+    let mut golden = ReferenceLabeller::new(runner(&triangle_reference(TRIANGLE_FUNCTION)));
     let mut l = ActiveLoop::new(
         config(labels, max_generated),
-        runner(BUGGY),
+        runner(TRIANGLE_FUNCTION),
         FormulaOracle::new(),
         &start,
         None,
@@ -86,7 +68,7 @@ fn session(seed: u64, labels: usize, max_generated: usize) -> Outcome {
         .filter(|g| golden.judge(&g.input, &g.observation).bug)
         .count();
     // Accuracy on the whole 10x10x10 cube.
-    let mut buggy = runner(BUGGY);
+    let mut buggy = runner(TRIANGLE_FUNCTION);
     let mut correct = 0;
     for a in 1..=10 {
         for b in 1..=10 {

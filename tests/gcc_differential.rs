@@ -6,6 +6,7 @@
 
 use fixloop::lang::{compile, Limits, Outcome};
 use std::fmt::Write as _;
+use std::path::PathBuf;
 use std::process::Command;
 
 /// A small deterministic PRNG (xorshift64*), so the programs are the same on every run.
@@ -264,11 +265,12 @@ fn program(seed: u64, n: usize) -> String {
     src
 }
 
-fn gcc_output(src: &str, tag: &str) -> Option<String> {
-    let dir = std::env::temp_dir().join(format!("fixloop-diff-{}-{tag}", std::process::id()));
+/// Compiles `src` with gcc at -O0 into a fresh folder named after `name` and `tag`: the
+/// folder and the executable; `None` when gcc cannot run.
+fn gcc_compile(src: &str, name: &str, tag: &str) -> Option<(PathBuf, PathBuf)> {
+    let dir = std::env::temp_dir().join(format!("fixloop-{name}-{}-{tag}", std::process::id()));
     std::fs::create_dir_all(&dir).ok()?;
-    let c = dir.join("p.c");
-    let exe = dir.join("p");
+    let (c, exe) = (dir.join("p.c"), dir.join("p"));
     std::fs::write(&c, src).ok()?;
     let st = Command::new("gcc")
         .args(["-std=c99", "-O0", "-w", "-o"])
@@ -278,6 +280,11 @@ fn gcc_output(src: &str, tag: &str) -> Option<String> {
         .status()
         .ok()?;
     assert!(st.success(), "gcc rejected a generated program:\n{src}");
+    Some((dir, exe))
+}
+
+fn gcc_output(src: &str, tag: &str) -> Option<String> {
+    let (dir, exe) = gcc_compile(src, "diff", tag)?;
     let out = Command::new(&exe).output().ok()?;
     let _ = std::fs::remove_dir_all(&dir);
     Some(String::from_utf8_lossy(&out.stdout).into_owned())
@@ -332,18 +339,7 @@ fn random_programs_match_gcc() {
 
 /// Compiles `src` with gcc once and runs it on every stdin; `None` when gcc cannot run.
 fn gcc_outputs(src: &str, tag: &str, stdins: &[String]) -> Option<Vec<(Vec<u8>, i32)>> {
-    let dir = std::env::temp_dir().join(format!("fixloop-gen-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).ok()?;
-    let (c, exe) = (dir.join("p.c"), dir.join("p"));
-    std::fs::write(&c, src).ok()?;
-    let st = Command::new("gcc")
-        .args(["-std=c99", "-O0", "-w", "-o"])
-        .arg(&exe)
-        .arg(&c)
-        .arg("-lm")
-        .status()
-        .ok()?;
-    assert!(st.success(), "gcc rejected a generated program:\n{src}");
+    let (dir, exe) = gcc_compile(src, "gen", tag)?;
     let mut outs = Vec::new();
     for stdin in stdins {
         use std::io::Write as _;

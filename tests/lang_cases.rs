@@ -3,6 +3,8 @@
 //! rewrites the expected files. A first line `// limits: fuel=N memory=N depth=N output=N slack=N`
 //! sets limits; `// input: 1 2 3` runs through `Program::run_test` with those numbers.
 
+mod common;
+
 use fixloop::lang::{compile, Limits, Num};
 use std::path::{Path, PathBuf};
 
@@ -56,35 +58,14 @@ fn actual(path: &Path) -> String {
     )
 }
 
-/// Checks one case against its `.out` file (or rewrites it with `UPDATE_EXPECT=1`).
-fn check(path: &Path) -> Result<(), String> {
-    let got = actual(path);
-    let out = path.with_extension("out");
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::write(&out, &got).expect("write expect");
-        return Ok(());
-    }
-    let want = std::fs::read_to_string(&out).unwrap_or_default();
-    if got == want {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}:\n--- expected\n{want}--- actual\n{got}",
-            path.display()
-        ))
-    }
-}
-
 #[test]
 fn lang_cases() {
-    let mut files: Vec<_> = std::fs::read_dir(cases_dir())
-        .expect("cases dir")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
-    files.sort();
+    let files = common::c_files(&cases_dir());
     assert!(!files.is_empty());
-    let failures: Vec<String> = files.iter().filter_map(|f| check(f).err()).collect();
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|f| common::check_expect(&f.with_extension("out"), &actual(f)).err())
+        .collect();
     assert!(
         failures.is_empty(),
         "{} of {} cases failed:\n{}",

@@ -1,5 +1,7 @@
 //! One test per documented limit (docs/limits.md): exceeding it gives the typed outcome or message the doc promises.
 
+mod common;
+
 use fixloop::lang::parser::{parse_with, ParseLimits};
 use fixloop::lang::preprocess::{preprocess_with, PreprocessLimits};
 use fixloop::lang::{compile, parse, Limits, Outcome};
@@ -186,22 +188,6 @@ fn runtime_errors_are_outcomes_with_a_line() {
     );
 }
 
-/// Runs `f` on a thread with the stack the page has (1 MiB, release) or debug's larger
-/// frames need (16 MiB), as tests/parse_errors.rs does.
-fn on_page_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    let stack = if cfg!(debug_assertions) {
-        16 << 20
-    } else {
-        1 << 20
-    };
-    std::thread::Builder::new()
-        .stack_size(stack)
-        .spawn(f)
-        .expect("spawn")
-        .join()
-        .expect("no panic or overflow")
-}
-
 #[test]
 fn parser_nesting_is_a_diagnostic() {
     let src = format!(
@@ -209,7 +195,7 @@ fn parser_nesting_is_a_diagnostic() {
         "(".repeat(300),
         ")".repeat(300)
     );
-    let diags = on_page_stack(move || parse(&src).1);
+    let diags = common::on_page_stack(move || parse(&src).1);
     assert!(
         diags.iter().any(|d| d
             .message

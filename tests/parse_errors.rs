@@ -4,11 +4,15 @@
 //! message`, are compared with `NAME.expect`. Run with `UPDATE_EXPECT=1` to rewrite the
 //! expectation files after an intended change (then review the diff).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
+use fixloop::fuzzing::mutate::INSERTS;
 use fixloop::lang::ast::{ExprKind, Item, StmtKind};
 use fixloop::lang::parse;
 use proptest::prelude::*;
+use proptest::sample::select;
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parse/errors")
@@ -20,31 +24,9 @@ fn render(src: &str) -> String {
     diags.iter().map(|d| format!("{d}\n")).collect()
 }
 
-/// Compares `actual` with the file `expect` (or rewrites it under `UPDATE_EXPECT`).
-fn check(expect: &Path, actual: &str) -> Result<(), String> {
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::write(expect, actual).map_err(|e| e.to_string())?;
-        return Ok(());
-    }
-    let want = std::fs::read_to_string(expect).unwrap_or_default();
-    if want == actual {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}:\n--- expected\n{want}--- actual\n{actual}",
-            expect.display()
-        ))
-    }
-}
-
 #[test]
 fn diagnostics_match_expect_files() {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(data_dir())
-        .expect("tests/parse/errors exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
-    paths.sort();
+    let paths = common::c_files(&data_dir());
     assert!(paths.len() >= 8);
     let failures: Vec<String> = paths
         .iter()
@@ -52,7 +34,7 @@ fn diagnostics_match_expect_files() {
             let src = std::fs::read_to_string(p).expect("readable");
             let actual = render(&src);
             assert!(!actual.is_empty(), "{} has no diagnostics", p.display());
-            check(&p.with_extension("expect"), &actual).err()
+            common::check_expect(&p.with_extension("expect"), &actual).err()
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -101,28 +83,17 @@ fn recovery_keeps_later_functions() {
     assert!(matches!(e.kind, ExprKind::IntLit { value: 3, .. }));
 }
 
-/// Runs `parse` (and printing, cloning, comparing: all recursive over the tree) on a
-/// thread with a wasm-sized stack: 1 MB in release builds; debug frames are several
-/// times larger, so debug builds get 16 MB.
+/// Runs `parse` (and printing, cloning, comparing: all recursive over the tree) on the
+/// page's stack; parsing hostile input must not panic or overflow it.
 fn parse_on_small_stack(src: String) -> usize {
-    let stack = if cfg!(debug_assertions) {
-        16 << 20
-    } else {
-        1 << 20
-    };
-    std::thread::Builder::new()
-        .stack_size(stack)
-        .spawn(move || {
-            let (tu, diags) = parse(&src);
-            let printed = tu.to_string();
-            let copy = tu.clone();
-            assert!(copy == tu);
-            drop(printed);
-            diags.len()
-        })
-        .expect("spawn")
-        .join()
-        .expect("parsing hostile input must not panic or overflow")
+    common::on_page_stack(move || {
+        let (tu, diags) = parse(&src);
+        let printed = tu.to_string();
+        let copy = tu.clone();
+        assert!(copy == tu);
+        drop(printed);
+        diags.len()
+    })
 }
 
 #[test]
@@ -205,32 +176,18 @@ fn wide_and_empty_inputs_give_clean_errors() {
     assert_eq!(out, "1:26: error: stray '@' in program\n");
 }
 
-/// Fragments that random programs are made of.
-const SOUP: &[&str] = &[
-    "int",
-    "long",
-    "char",
-    "double",
-    "unsigned",
-    "typedef",
-    "struct",
+/// Fragments that random programs are made of: the fuzzer's grammar-stressing tokens
+/// and more for the lexer and the preprocessor.
+fn soup() -> Vec<&'static str> {
+    INSERTS.iter().chain(MORE_SOUP).copied().collect()
+}
+
+const MORE_SOUP: &[&str] = &[
     "enum",
-    "x",
     "y",
     "f",
-    "main",
-    "(",
-    ")",
-    "{",
-    "}",
-    "[",
-    "]",
-    ";",
-    ",",
-    "=",
     "+",
     "-",
-    "*",
     "/",
     "%",
     "<",
@@ -240,28 +197,9 @@ const SOUP: &[&str] = &[
     "!",
     "&&",
     "||",
-    "?",
-    ":",
-    "++",
-    "--",
-    "&",
-    "if",
-    "else",
-    "while",
-    "for",
-    "do",
-    "return",
-    "break",
-    "switch",
-    "case",
-    "default",
-    "goto",
-    "sizeof",
-    "0",
     "1",
     "0x1F",
     "1e9",
-    "'a'",
     "\"s\"",
     "\n#define M(a) a+1\n",
     "\n#include <stdio.h>\n",
@@ -269,9 +207,6 @@ const SOUP: &[&str] = &[
     "\n#if 0\n",
     "\n#endif\n",
     "\n#else\n",
-    "...",
-    ".",
-    "->",
     "'",
     "\"",
     "/*",
@@ -297,9 +232,8 @@ proptest! {
     }
 
     #[test]
-    fn token_soups_never_panic(picks in proptest::collection::vec(0..SOUP.len(), 0..120)) {
-        let src: Vec<&str> = picks.iter().map(|&k| SOUP[k]).collect();
-        let src = src.join(" ");
+    fn token_soups_never_panic(picks in proptest::collection::vec(select(soup()), 0..120)) {
+        let src = picks.join(" ");
         let (tu, diags) = parse(&src);
         // Whatever was parsed prints and reparses without panicking.
         let _ = parse(&tu.to_string());
@@ -310,9 +244,8 @@ proptest! {
     }
 
     #[test]
-    fn soups_inside_a_function_never_panic(picks in proptest::collection::vec(0..SOUP.len(), 0..80)) {
-        let body: Vec<&str> = picks.iter().map(|&k| SOUP[k]).collect();
-        let src = format!("int main(void) {{\n{}\n}}\n", body.join(" "));
+    fn soups_inside_a_function_never_panic(picks in proptest::collection::vec(select(soup()), 0..80)) {
+        let src = format!("int main(void) {{\n{}\n}}\n", picks.join(" "));
         let _ = parse(&src);
     }
 }

@@ -1,5 +1,8 @@
 //! The page's loop answered as a person answers (the expected output left blank, Bug or Not a bug, an output only when a question asks for one): outputs asked when repair needs them, boundary questions before a claim, "the fix" only when it is right, a next step at every dead end, and sessions made before keep replaying as made.
 
+mod common;
+
+use common::{triangle_reference, TRIANGLE_FUNCTION};
 use fixloop::active::num::parse_input;
 use fixloop::active::reference::Answerer;
 use fixloop::lang::{compile, Limits, Num};
@@ -14,8 +17,6 @@ const BLACKJACK: &str = "#include <stdio.h>\nint main(void) {\n    int n;\n    s
 fn blackjack_reference() -> String {
     BLACKJACK.replace("if (n <= 10)", "if (n <= 10 || n > 21)")
 }
-
-const TRIANGLE: &str = "int classify(int a, int b, int c) {\n    if (a <= 0 || b <= 0 || c <= 0) return 4;\n    if (a >= b + c || b >= a + c || c >= a + b) return 4;\n    if (a == b == c) return 1;\n    if (a == b || b == c || a == c) return 2;\n    return 3;\n}\n";
 
 /// The page's session of `buggy` from `failing` with `seed`, `reference` answering as a
 /// person.
@@ -65,8 +66,8 @@ fn agrees(patched: &str, reference: &str, inputs: impl Iterator<Item = Vec<Num>>
 
 #[test]
 fn the_right_output_of_the_failing_input_is_asked_first_and_no_label_carries_one() {
-    let reference = TRIANGLE.replace("a == b == c", "a == b && b == c");
-    let f = flight(TRIANGLE, &reference, "2 2 2", 1);
+    let reference = triangle_reference(TRIANGLE_FUNCTION);
+    let f = flight(TRIANGLE_FUNCTION, &reference, "2 2 2", 1);
     assert!(f.session.answers.iter().all(|a| a.expected.is_none()));
     // Repair asked what 2 2 2 should print before anything else, and the person said.
     assert_eq!(f.kinds.first().map(String::as_str), Some("output"));

@@ -2,45 +2,18 @@
 //!
 //! Heavy (20 whole loops with repairs): `#[ignore]`d, run in release by `scripts/test`.
 
+mod common;
+
+use common::{triangle_reference, TRIANGLE_FUNCTION, TRIANGLE_MAIN};
 use fixloop::active::reference::Answerer;
 use fixloop::lang::{compile, Limits, Num};
 use fixloop::session::autopilot::{fly, reference_user, Flight};
 use fixloop::session::{Session, Settings};
 
-const MAIN_BUGGY: &str = r#"#include <stdio.h>
-
-int main(void) {
-    int a, b, c;
-    scanf("%d %d %d", &a, &b, &c);
-    if (a <= 0 || b <= 0 || c <= 0 || a >= b + c || b >= a + c || c >= a + b)
-        printf("invalid\n");
-    else if (a == b == c)
-        printf("equilateral\n");
-    else if (a == b || b == c || a == c)
-        printf("isosceles\n");
-    else
-        printf("scalene\n");
-    return 0;
-}
-"#;
-
-const FUNCTION_BUGGY: &str = "int classify(int a, int b, int c) {
-    if (a <= 0 || b <= 0 || c <= 0) return 4;
-    if (a >= b + c || b >= a + c || c >= a + b) return 4;
-    if (a == b == c) return 1;
-    if (a == b || b == c || a == c) return 2;
-    return 3;
-}
-";
-
-fn reference(buggy: &str) -> String {
-    buggy.replace("a == b == c", "a == b && b == c")
-}
-
 /// The page's session of `buggy` from `2 2 2` with `seed`, the reference answering as
 /// `style`.
 fn flight(buggy: &str, seed: u64, style: Answerer) -> Flight {
-    let reference = reference(buggy);
+    let reference = triangle_reference(buggy);
     let mut user = reference_user(&reference, "2 2 2")
         .expect("reference compiles")
         .answering_as(style);
@@ -68,7 +41,7 @@ fn agrees_on_the_grid(patched: &str, reference: &str) -> bool {
 }
 
 fn check_form(buggy: &str, style: Answerer) {
-    let reference = reference(buggy);
+    let reference = triangle_reference(buggy);
     let mut right = Vec::new();
     for seed in 1..=10 {
         let f = flight(buggy, seed, style);
@@ -122,23 +95,23 @@ fn check_form(buggy: &str, style: Answerer) {
 #[test]
 #[ignore]
 fn the_main_form_is_repaired_at_the_page_defaults_as_a_person_answers() {
-    check_form(MAIN_BUGGY, Answerer::Person);
+    check_form(TRIANGLE_MAIN, Answerer::Person);
 }
 
 #[test]
 #[ignore]
 fn the_function_form_is_repaired_at_the_page_defaults_as_a_person_answers() {
-    check_form(FUNCTION_BUGGY, Answerer::Person);
+    check_form(TRIANGLE_FUNCTION, Answerer::Person);
 }
 
 #[test]
 #[ignore]
 fn the_main_form_is_repaired_at_the_page_defaults_with_every_output_given() {
-    check_form(MAIN_BUGGY, Answerer::Golden);
+    check_form(TRIANGLE_MAIN, Answerer::Golden);
 }
 
 #[test]
 #[ignore]
 fn the_function_form_is_repaired_at_the_page_defaults_with_every_output_given() {
-    check_form(FUNCTION_BUGGY, Answerer::Golden);
+    check_form(TRIANGLE_FUNCTION, Answerer::Golden);
 }

@@ -367,6 +367,21 @@ impl Prepared {
             .answering_undefined(config.label_undefined)
             .knowing_valid(start);
         let mut judged = Vec::new();
+        let mut measure = |lp: &mut ActiveLoop<ProgramRunner, O>,
+                           labeller: &ReferenceLabeller,
+                           budget: usize,
+                           stop: &str| {
+            self.measure(
+                lp,
+                labeller,
+                &mut judged,
+                run,
+                seed,
+                initial_test,
+                budget,
+                stop,
+            )
+        };
         let mut lp = ActiveLoop::new(
             active,
             self.fuzz_buggy.clone(),
@@ -381,16 +396,7 @@ impl Prepared {
         let stop = loop {
             // Budget 0: the oracle learned from the initial test alone.
             while pending.peek() == Some(&asked) {
-                out.push(self.measure(
-                    &mut lp,
-                    &labeller,
-                    &mut judged,
-                    run,
-                    seed,
-                    initial_test,
-                    asked,
-                    "label budget",
-                ));
+                out.push(measure(&mut lp, &labeller, asked, "label budget"));
                 pending.next();
             }
             match lp.next_step() {
@@ -403,16 +409,7 @@ impl Prepared {
             }
         };
         for b in pending {
-            out.push(self.measure(
-                &mut lp,
-                &labeller,
-                &mut judged,
-                run,
-                seed,
-                initial_test,
-                b,
-                &stop,
-            ));
+            out.push(measure(&mut lp, &labeller, b, &stop));
         }
         out
     }

@@ -221,35 +221,9 @@ impl ClassSummary {
 mod tests {
     use super::*;
     use crate::exercise::report::{FixOrigin, Work};
-    use crate::exercise::tests::max_exercise;
+    use crate::exercise::tests::{answered, max_exercise};
     use crate::exercise::Exercise;
-    use crate::session::{Answer, Session, Verdict};
-
-    /// A student who answers the first `n` questions, flipping the verdict where `wrong(i)`.
-    fn answered(exercise: &Exercise, n: usize, wrong: impl Fn(usize) -> bool) -> Session {
-        let mut s = exercise.session();
-        s.started = true;
-        let grader = exercise.grader().expect("compiles");
-        let mut active = crate::session::replay::fresh_loop(&s).expect("starts");
-        for i in 0..n {
-            let crate::active::Step::Ask(q) = active.next_step() else {
-                break;
-            };
-            let said = grader.truth(&q.input).bug != wrong(i);
-            s.answers.push(Answer {
-                input: crate::active::num::format_input(&q.input),
-                verdict: if said { Verdict::Bug } else { Verdict::Ok },
-                expected: None,
-            });
-            active
-                .answer(crate::active::Label {
-                    bug: said,
-                    expected: None,
-                })
-                .expect("pending");
-        }
-        s
-    }
+    use crate::session::Session;
 
     fn report_json(e: &Exercise, s: &Session, fix: Option<&str>, student: &str) -> String {
         let work = Work {

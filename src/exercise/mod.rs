@@ -207,6 +207,40 @@ pub(crate) mod tests {
         }
     }
 
+    /// A student who answers the first `n` questions, flipping the verdict where `wrong(i)`.
+    pub(crate) fn answered(
+        exercise: &Exercise,
+        n: usize,
+        wrong: impl Fn(usize) -> bool,
+    ) -> crate::session::Session {
+        let mut s = exercise.session();
+        s.started = true;
+        let grader = exercise.grader().expect("compiles");
+        let mut active = crate::session::replay::fresh_loop(&s).expect("starts");
+        for i in 0..n {
+            let crate::active::Step::Ask(q) = active.next_step() else {
+                break;
+            };
+            let said = grader.truth(&q.input).bug != wrong(i);
+            s.answers.push(crate::session::Answer {
+                input: crate::active::num::format_input(&q.input),
+                verdict: if said {
+                    crate::session::Verdict::Bug
+                } else {
+                    crate::session::Verdict::Ok
+                },
+                expected: None,
+            });
+            active
+                .answer(crate::active::Label {
+                    bug: said,
+                    expected: None,
+                })
+                .expect("pending");
+        }
+        s
+    }
+
     #[test]
     fn links_round_trip_and_the_id_tracks_every_field() {
         let e = max_exercise();

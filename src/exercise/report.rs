@@ -356,16 +356,8 @@ impl Report {
             None => None,
             Some((origin, source)) => {
                 let template = parse_input(&exercise.failing_input).unwrap_or_default();
-                let ranges: Vec<Option<Range>> = exercise
-                    .ranges
-                    .iter()
-                    .map(|r| {
-                        r.map(|r| Range {
-                            min: r.min,
-                            max: r.max,
-                        })
-                    })
-                    .collect();
+                let ranges: Vec<Option<Range>> =
+                    exercise.ranges.iter().map(|r| r.map(Range::from)).collect();
                 let check = grader.check_fix(
                     source,
                     &labelled,
@@ -702,36 +694,11 @@ fn esc(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exercise::tests::max_exercise;
-    use crate::session::replay::fresh_loop;
-    use crate::session::Verdict;
+    use crate::exercise::tests::{answered, max_exercise};
 
     /// A student who answers the first `n` questions, wrongly on every third.
     fn student_session(exercise: &Exercise, n: usize) -> Session {
-        let mut s = exercise.session();
-        s.started = true;
-        let grader = exercise.grader().expect("compiles");
-        let mut active = fresh_loop(&s).expect("starts");
-        for i in 0..n {
-            let crate::active::Step::Ask(q) = active.next_step() else {
-                break;
-            };
-            let input = crate::active::num::format_input(&q.input);
-            let truth = grader.truth(&q.input).bug;
-            let said = if i % 3 == 2 { !truth } else { truth };
-            s.answers.push(Answer {
-                input,
-                verdict: if said { Verdict::Bug } else { Verdict::Ok },
-                expected: None,
-            });
-            active
-                .answer(crate::active::Label {
-                    bug: said,
-                    expected: None,
-                })
-                .expect("a pending question");
-        }
-        s
+        answered(exercise, n, |i| i % 3 == 2)
     }
 
     #[test]

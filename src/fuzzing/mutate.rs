@@ -5,7 +5,7 @@ use rand::rngs::StdRng;
 use rand::RngExt;
 
 /// Tokens inserted by [`mutate_tokens`]: the ones that stress the grammar most.
-const INSERTS: &[&str] = &[
+pub const INSERTS: &[&str] = &[
     "(",
     ")",
     "{",

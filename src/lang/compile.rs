@@ -609,7 +609,7 @@ impl Compiler {
         }
         let init = dc.init.as_ref().and_then(|init| {
             let mut bytes = InitBytes::new(size as usize);
-            self.const_init(&ty, init, &mut bytes, 0);
+            self.const_init(&ty, init, &mut bytes);
             bytes.finish()
         });
         let p = self.global_object(size, init);
@@ -654,7 +654,18 @@ impl Compiler {
         }
     }
 
-    fn const_init(&mut self, ty: &Ty, init: &Initializer, bytes: &mut InitBytes, off: usize) {
+    /// Walks an initializer down to its leaves, calling `leaf` with each expression, the
+    /// type it initialises and that object's byte offset: the one reading of braces that
+    /// static and local initialisers share - brace elision in an array of arrays, a
+    /// string in braces for a character array, arrays element by element, structures
+    /// member by member, a scalar in braces.
+    fn init_leaves(
+        &mut self,
+        ty: &Ty,
+        init: &Initializer,
+        off: u64,
+        leaf: &mut dyn FnMut(&mut Self, &Ty, &Expr, u64),
+    ) {
         if let (Ty::Array(e, _), Initializer::List { items, .. }) = (ty, init) {
             if matches!(**e, Ty::Array(..))
                 && items.iter().all(|i| matches!(i, Initializer::Expr(_)))
@@ -662,9 +673,9 @@ impl Compiler {
                 // Brace elision: `int a[3][4] = {1, 2, 3}` fills the flattened elements.
                 let base = ty.base_elem().clone();
                 let n = (ty.size() / base.size().max(1)) as usize;
-                let bs = base.size() as usize;
+                let bs = base.size();
                 for (k, it) in items.iter().enumerate().take(n) {
-                    self.const_init(&base, it, bytes, off + k * bs);
+                    self.init_leaves(&base, it, off + k as u64 * bs, leaf);
                 }
                 return;
             }
@@ -679,41 +690,50 @@ impl Compiler {
                     .elem()
                     .is_some_and(|e| e.sc().is_some_and(|s| s.size() == 1))
                 {
-                    return self.const_init(ty, one, bytes, off);
+                    return self.init_leaves(ty, one, off, leaf);
                 }
             }
         }
         match (ty, init) {
             (Ty::Array(e, n), Initializer::List { items, .. }) => {
-                let es = e.size() as usize;
+                let es = e.size();
                 for (k, it) in items.iter().enumerate().take(*n as usize) {
-                    self.const_init(e, it, bytes, off + k * es);
+                    self.init_leaves(e, it, off + k as u64 * es, leaf);
                 }
             }
             (Ty::Struct(l), Initializer::List { items, .. }) => {
                 self.check_struct_items(l.members.len(), items.len(), init);
                 for ((_, moff, mt), it) in l.members.iter().zip(items) {
-                    self.const_init(mt, it, bytes, off + *moff as usize);
-                }
-            }
-            (
-                Ty::Array(_, n),
-                Initializer::Expr(Expr {
-                    kind: ExprKind::StringLit(s),
-                    ..
-                }),
-            ) => {
-                for (k, &b) in s.iter().enumerate().take(*n as usize) {
-                    bytes.put(off + k, &[b]);
+                    self.init_leaves(mt, it, off + *moff, leaf);
                 }
             }
             (t, Initializer::List { items, .. }) => {
                 if let Some(first) = items.first() {
-                    self.const_init(t, first, bytes, off);
+                    self.init_leaves(t, first, off, leaf);
                 }
             }
-            (t, Initializer::Expr(x)) => {
-                let Some(sc) = t.sc() else {
+            (t, Initializer::Expr(x)) => leaf(self, t, x, off),
+        }
+    }
+
+    /// Writes a static object's initial bytes (the object is at most 2^31 bytes, so its
+    /// offsets fit `usize`).
+    fn const_init(&mut self, ty: &Ty, init: &Initializer, bytes: &mut InitBytes) {
+        self.init_leaves(ty, init, 0, &mut |this, t, x, off| {
+            this.static_leaf(t, x, bytes, off as usize)
+        });
+    }
+
+    fn static_leaf(&mut self, ty: &Ty, x: &Expr, bytes: &mut InitBytes, off: usize) {
+        if let (Ty::Array(_, n), ExprKind::StringLit(s)) = (ty, &x.kind) {
+            for (k, &b) in s.iter().enumerate().take(*n as usize) {
+                bytes.put(off + k, &[b]);
+            }
+            return;
+        }
+        {
+            {
+                let Some(sc) = ty.sc() else {
                     self.err(x.span, "invalid initializer");
                     return;
                 };
@@ -1223,7 +1243,7 @@ impl Compiler {
                             self.emit(Instr::AddrLocal(obj));
                             self.emit(Instr::ZeroBytes(t.size() as u32));
                         }
-                        self.local_init(obj, &t, init, 0);
+                        self.local_init(obj, &t, init);
                     }
                     _ => {}
                 }
@@ -1234,66 +1254,23 @@ impl Compiler {
         }
     }
 
-    fn local_init(&mut self, obj: u32, ty: &Ty, init: &Initializer, off: u64) {
-        if let (Ty::Array(e, _), Initializer::List { items, .. }) = (ty, init) {
-            if matches!(**e, Ty::Array(..))
-                && items.iter().all(|i| matches!(i, Initializer::Expr(_)))
-            {
-                let base = ty.base_elem().clone();
-                let n = (ty.size() / base.size().max(1)) as usize;
-                let bs = base.size();
-                for (k, it) in items.iter().enumerate().take(n) {
-                    self.local_init(obj, &base, it, off + k as u64 * bs);
-                }
-                return;
-            }
-        }
-        if let (Ty::Array(..), Initializer::List { items, .. }) = (ty, init) {
-            if let [one @ Initializer::Expr(Expr {
-                kind: ExprKind::StringLit(_),
-                ..
-            })] = &items[..]
-            {
-                if ty
-                    .elem()
-                    .is_some_and(|e| e.sc().is_some_and(|s| s.size() == 1))
-                {
-                    return self.local_init(obj, ty, one, off);
-                }
-            }
-        }
-        match (ty, init) {
-            (Ty::Array(e, n), Initializer::List { items, .. }) => {
-                let es = e.size();
-                for (k, it) in items.iter().enumerate().take(*n as usize) {
-                    self.local_init(obj, e, it, off + k as u64 * es);
-                }
-            }
-            (Ty::Struct(l), Initializer::List { items, .. }) => {
-                self.check_struct_items(l.members.len(), items.len(), init);
-                for ((_, moff, mt), it) in l.members.iter().zip(items) {
-                    self.local_init(obj, mt, it, off + *moff);
-                }
-            }
-            (Ty::Struct(l), Initializer::Expr(x)) => {
-                self.emit(Instr::AddrLocal(obj));
-                if off != 0 {
-                    self.emit(Instr::Const(off));
-                    self.emit(Instr::PtrAdd(1));
-                }
+    fn local_init(&mut self, obj: u32, ty: &Ty, init: &Initializer) {
+        self.init_leaves(ty, init, 0, &mut |this, t, x, off| {
+            this.local_leaf(obj, t, x, off)
+        });
+    }
+
+    fn local_leaf(&mut self, obj: u32, ty: &Ty, x: &Expr, off: u64) {
+        match (ty, &x.kind) {
+            (Ty::Struct(l), _) => {
+                self.local_addr(obj, off);
                 let et = self.expr(x);
                 if et != *ty {
                     self.err(x.span, format!("invalid initializer: '{et}' for '{ty}'"));
                 }
                 self.emit(Instr::CopyBytes(l.size as u32));
             }
-            (
-                Ty::Array(_, n),
-                Initializer::Expr(Expr {
-                    kind: ExprKind::StringLit(s),
-                    ..
-                }),
-            ) => {
+            (Ty::Array(_, n), ExprKind::StringLit(s)) => {
                 let mut bytes = s.clone();
                 bytes.truncate(*n as usize);
                 let d = self.data(bytes);
@@ -1302,25 +1279,25 @@ impl Compiler {
                 self.emit(Instr::PtrAdd(1));
                 self.emit(Instr::InitBytes(d));
             }
-            (t, Initializer::List { items, .. }) => {
-                if let Some(first) = items.first() {
-                    self.local_init(obj, t, first, off);
-                }
-            }
-            (t, Initializer::Expr(x)) => {
-                let Some(sc) = t.sc() else {
+            _ => {
+                let Some(sc) = ty.sc() else {
                     self.err(x.span, "invalid initializer");
                     return;
                 };
-                self.emit(Instr::AddrLocal(obj));
-                if off != 0 {
-                    self.emit(Instr::Const(off));
-                    self.emit(Instr::PtrAdd(1));
-                }
+                self.local_addr(obj, off);
                 let et = self.expr(x);
-                self.convert(&et, t, x.span);
+                self.convert(&et, ty, x.span);
                 self.emit(Instr::Store(sc));
             }
+        }
+    }
+
+    /// Pushes the address `off` bytes into local object `obj`.
+    fn local_addr(&mut self, obj: u32, off: u64) {
+        self.emit(Instr::AddrLocal(obj));
+        if off != 0 {
+            self.emit(Instr::Const(off));
+            self.emit(Instr::PtrAdd(1));
         }
     }
 

@@ -160,6 +160,22 @@ struct Flags {
     i18n: bool,
 }
 
+impl Flags {
+    /// The sign a converted number starts with: `-` when negative, else what `+` or
+    /// space asks for.
+    fn sign(&self, negative: bool) -> &'static [u8] {
+        if negative {
+            b"-"
+        } else if self.plus {
+            b"+"
+        } else if self.space {
+            b" "
+        } else {
+            b""
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 struct PSpec {
     flags: Flags,
@@ -396,15 +412,7 @@ fn format_one(s: &PSpec, args: &mut dyn PrintfArgs, out: &mut Vec<u8>) -> Result
             };
             let mut buf = [0u8; 24];
             let digits = to_radix(v.unsigned_abs(), 10, false, &mut buf);
-            let sign: &[u8] = if v < 0 {
-                b"-"
-            } else if s.flags.plus {
-                b"+"
-            } else if s.flags.space {
-                b" "
-            } else {
-                b""
-            };
+            let sign = s.flags.sign(v < 0);
             emit_int(s, sign, b"", digits, v == 0, out);
         }
         b'u' | b'o' | b'x' | b'X' => {
@@ -431,13 +439,7 @@ fn format_one(s: &PSpec, args: &mut dyn PrintfArgs, out: &mut Vec<u8>) -> Result
             } else {
                 let mut buf = [0u8; 24];
                 let digits = to_radix(v, 16, false, &mut buf);
-                let sign: &[u8] = if s.flags.plus {
-                    b"+"
-                } else if s.flags.space {
-                    b" "
-                } else {
-                    b""
-                };
+                let sign = s.flags.sign(false);
                 emit_int(s, sign, b"0x", digits, false, out);
             }
         }
@@ -597,15 +599,7 @@ fn emit_float(
 
 fn format_float(s: &PSpec, x: f64, out: &mut Vec<u8>) {
     let upper = s.conv.is_ascii_uppercase();
-    let sign: &[u8] = if x.is_sign_negative() {
-        b"-"
-    } else if s.flags.plus {
-        b"+"
-    } else if s.flags.space {
-        b" "
-    } else {
-        b""
-    };
+    let sign = s.flags.sign(x.is_sign_negative());
     if !x.is_finite() {
         let body: &[u8] = match (x.is_nan(), upper) {
             (true, false) => b"nan",

@@ -214,6 +214,20 @@ struct Specs {
     struct_defs: Vec<StructDef>,
 }
 
+impl Specs {
+    /// No specifiers where C89 allowed them: a plain `int`.
+    fn implicit_int() -> Specs {
+        Specs {
+            ty: Type::INT,
+            storage: Storage::None,
+            is_const: false,
+            is_inline: false,
+            enum_consts: Vec::new(),
+            struct_defs: Vec::new(),
+        }
+    }
+}
+
 /// A derivation suffix of a declarator: `[size]` or `(params)`.
 enum Suffix {
     Array(Option<Box<Expr>>),
@@ -476,6 +490,18 @@ impl<'a> Parser<'a> {
         false
     }
 
+    /// Expects the `)` closing a parenthesised list (nothing once too deep); when it is
+    /// missing, skips to it - stopping at `;`, `stop` or the end - and eats it.
+    fn close_paren(&mut self, context: &str, stop: Punct) {
+        if self.too_deep || self.expect(Punct::RParen, context) {
+            return;
+        }
+        while !self.is(Punct::RParen) && !self.is(Punct::Semi) && !self.is(stop) && !self.at_eof() {
+            self.advance();
+        }
+        self.eat(Punct::RParen);
+    }
+
     /// Expects the `;` ending a statement or declaration. When it is missing and the
     /// next token starts a new line, the `;` was most likely just forgotten: parsing goes
     /// on from that token; otherwise the rest of the statement is skipped.
@@ -582,14 +608,7 @@ impl<'a> Parser<'a> {
             None => {
                 // Implicit int: `main() {...}`, `f(x) ...`.
                 if self.peek_name().is_some() && self.is_at(1, Punct::LParen) {
-                    Specs {
-                        ty: Type::INT,
-                        storage: Storage::None,
-                        is_const: false,
-                        is_inline: false,
-                        enum_consts: Vec::new(),
-                        struct_defs: Vec::new(),
-                    }
+                    Specs::implicit_int()
                 } else {
                     self.error_here(format!("expected declaration {}", before_tok(self.peek())));
                     self.skip_to_stmt_end();
@@ -667,6 +686,11 @@ impl<'a> Parser<'a> {
     }
 
     fn finish_empty_decl(&mut self, start: usize, specs: Specs) -> Declaration {
+        self.declaration(start, specs, Vec::new())
+    }
+
+    /// The declaration from `start` to the cursor: `specs` and its `declarators`.
+    fn declaration(&self, start: usize, specs: Specs, declarators: Vec<Declarator>) -> Declaration {
         Declaration {
             id: 0,
             span: self.span_from(start),
@@ -674,7 +698,7 @@ impl<'a> Parser<'a> {
             is_const: specs.is_const,
             enum_consts: specs.enum_consts,
             struct_defs: specs.struct_defs,
-            declarators: Vec::new(),
+            declarators,
         }
     }
 
@@ -727,15 +751,7 @@ impl<'a> Parser<'a> {
         if !self.too_deep {
             self.end_stmt("after declaration");
         }
-        Declaration {
-            id: 0,
-            span: self.span_from(start),
-            storage: specs.storage,
-            is_const: specs.is_const,
-            enum_consts: specs.enum_consts,
-            struct_defs: specs.struct_defs,
-            declarators,
-        }
+        self.declaration(start, specs, declarators)
     }
 
     // ----- declaration specifiers and declarators -----
@@ -1274,14 +1290,7 @@ impl<'a> Parser<'a> {
                         let msg = format!("type of '{n}' defaults to 'int'");
                         let span = self.peek().span;
                         self.warning(span, msg);
-                        Specs {
-                            ty: Type::INT,
-                            storage: Storage::None,
-                            is_const: false,
-                            is_inline: false,
-                            enum_consts: Vec::new(),
-                            struct_defs: Vec::new(),
-                        }
+                        Specs::implicit_int()
                     } else {
                         self.error_here(format!(
                             "expected parameter declaration {}",
@@ -1442,6 +1451,14 @@ impl<'a> Parser<'a> {
         e
     }
 
+    /// After the keyword `what` at the cursor: `( expr )` and the statement it governs
+    /// (`if`, `while`, `switch`).
+    fn keyword_cond_stmt(&mut self, what: &str) -> (Expr, Box<Stmt>) {
+        self.advance();
+        let cond = self.paren_cond(what);
+        (cond, self.sub_stmt())
+    }
+
     /// A statement body (substatement), always present (placeholder `;` on errors).
     fn sub_stmt(&mut self) -> Box<Stmt> {
         let start = self.pos;
@@ -1465,9 +1482,7 @@ impl<'a> Parser<'a> {
         let word = t.ident().unwrap_or("");
         let kind = match word {
             "if" => {
-                self.advance();
-                let cond = self.paren_cond("if");
-                let then = self.sub_stmt();
+                let (cond, then) = self.keyword_cond_stmt("if");
                 let els = if self.eat_kw("else") {
                     Some(self.sub_stmt())
                 } else {
@@ -1476,9 +1491,7 @@ impl<'a> Parser<'a> {
                 StmtKind::If { cond, then, els }
             }
             "while" => {
-                self.advance();
-                let cond = self.paren_cond("while");
-                let body = self.sub_stmt();
+                let (cond, body) = self.keyword_cond_stmt("while");
                 StmtKind::While { cond, body }
             }
             "do" => {
@@ -1500,9 +1513,7 @@ impl<'a> Parser<'a> {
                 kind
             }
             "switch" => {
-                self.advance();
-                let cond = self.paren_cond("switch");
-                let body = self.sub_stmt();
+                let (cond, body) = self.keyword_cond_stmt("switch");
                 StmtKind::Switch { cond, body }
             }
             "case" => {
@@ -1653,17 +1664,8 @@ impl<'a> Parser<'a> {
         } else {
             Some(self.expr())
         };
-        if !self.too_deep && !self.expect(Punct::RParen, "") {
-            // Skip the rest of the header.
-            while !self.is(Punct::RParen)
-                && !self.is(Punct::LBrace)
-                && !self.is(Punct::Semi)
-                && !self.at_eof()
-            {
-                self.advance();
-            }
-            self.eat(Punct::RParen);
-        }
+        // A missing `)` skips the rest of the header.
+        self.close_paren("", Punct::LBrace);
         let body = self.sub_stmt();
         StmtKind::For {
             init,
@@ -1967,16 +1969,7 @@ impl<'a> Parser<'a> {
                             }
                         }
                     }
-                    if !self.too_deep && !self.expect(Punct::RParen, "after function arguments") {
-                        while !self.is(Punct::RParen)
-                            && !self.is(Punct::Semi)
-                            && !self.is(Punct::RBrace)
-                            && !self.at_eof()
-                        {
-                            self.advance();
-                        }
-                        self.eat(Punct::RParen);
-                    }
+                    self.close_paren("after function arguments", Punct::RBrace);
                     match e.kind {
                         ExprKind::Ident(name) => self.mk(
                             start,

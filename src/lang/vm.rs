@@ -925,12 +925,9 @@ impl<'a> Vm<'a> {
                     delta,
                     post,
                 } => {
-                    let i = (bp + slot) as usize;
                     let old = self.slot(bp, slot);
                     let new = arith!(inc(sc, old, delta));
-                    if let Some(x) = self.slots.get_mut(i) {
-                        *x = new;
-                    }
+                    self.write_slot(bp, slot, new);
                     self.stack.push(if post { old } else { new });
                 }
                 Instr::IncMem { sc, delta, post } => {
@@ -969,12 +966,9 @@ impl<'a> Vm<'a> {
                     }
                 }
                 Instr::IncSlotDrop { slot, sc, delta } => {
-                    let i = (bp + slot) as usize;
                     let old = self.slot(bp, slot);
                     let new = arith!(inc(sc, old, delta));
-                    if let Some(x) = self.slots.get_mut(i) {
-                        *x = new;
-                    }
+                    self.write_slot(bp, slot, new);
                 }
                 Instr::LoadLocal(sc, n) => {
                     let v = tr!(self.load(make_ptr(ob + n, 0), sc));
@@ -1032,12 +1026,9 @@ impl<'a> Vm<'a> {
                     delta,
                     target,
                 } => {
-                    let i = (bp + slot) as usize;
                     let old = self.slot(bp, slot);
                     let new = arith!(inc(sc, old, delta));
-                    if let Some(x) = self.slots.get_mut(i) {
-                        *x = new;
-                    }
+                    self.write_slot(bp, slot, new);
                     pc = target;
                 }
                 Instr::BinSSet(op, k, src, dst) => {

@@ -565,12 +565,7 @@ impl fmt::Display for Formula {
 mod tests {
     use super::*;
 
-    fn names() -> Vec<String> {
-        ["a", "b", "c", "out"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
-    }
+    use crate::oracle::triangle::vars as names;
 
     #[test]
     fn atoms_normalise_and_print() {

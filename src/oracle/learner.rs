@@ -315,18 +315,7 @@ impl Learner {
     }
 
     fn report_stop(&self, stop: StopReason) -> LearnReport {
-        LearnReport {
-            formula: None,
-            stop,
-            literals: 0,
-            clauses: 0,
-            examples: self.labelled.len(),
-            pool_size: 0,
-            pool_truncated: false,
-            sat_calls: 0,
-            conflicts: 0,
-            simplex_used: false,
-        }
+        LearnReport::new(None, stop, self.labelled.len())
     }
 
     /// Makes sure the state's pool covers the labelled points and `extra` points.
@@ -405,18 +394,7 @@ impl Learner {
             }
         }
         let n_ex = ex.len();
-        let base = |formula: Formula, stop: StopReason| LearnReport {
-            literals: formula.literals(),
-            clauses: formula.clauses(),
-            formula: Some(formula),
-            stop,
-            examples: n_ex,
-            pool_size: 0,
-            pool_truncated: false,
-            sat_calls: 0,
-            conflicts: 0,
-            simplex_used: false,
-        };
+        let base = |formula: Formula, stop: StopReason| LearnReport::new(Some(formula), stop, n_ex);
         if !ex.iter().any(|e| e.1) {
             return base(Formula::falsity(self.vars.clone()), StopReason::Found);
         }
@@ -455,9 +433,8 @@ impl Learner {
         let pool_truncated = state.pool.truncated || state.sat_cut < pool_size;
         let mut report = match outcome {
             Ok(Some(formula)) => base(formula, StopReason::Found),
-            Ok(None) => LearnReport {
-                formula: None,
-                stop: if pool_truncated {
+            Ok(None) => {
+                let stop = if pool_truncated {
                     StopReason::PoolLimit {
                         max_pool: config.max_pool,
                     }
@@ -466,16 +443,9 @@ impl Learner {
                         max_literals: config.max_literals,
                         max_clauses: config.max_clauses,
                     }
-                },
-                literals: 0,
-                clauses: 0,
-                examples: n_ex,
-                pool_size: 0,
-                pool_truncated: false,
-                sat_calls: 0,
-                conflicts: 0,
-                simplex_used: false,
-            },
+                };
+                LearnReport::new(None, stop, n_ex)
+            }
             Err(stop) => self.report_stop(stop),
         };
         report.pool_size = pool_size;

@@ -311,6 +311,23 @@ pub struct LearnReport {
 }
 
 impl LearnReport {
+    /// The report of `formula` (or none), stopped for `stop`, from `examples` examples,
+    /// before any pool or solver work is counted.
+    pub(crate) fn new(formula: Option<Formula>, stop: StopReason, examples: usize) -> Self {
+        LearnReport {
+            literals: formula.as_ref().map_or(0, Formula::literals),
+            clauses: formula.as_ref().map_or(0, Formula::clauses),
+            formula,
+            stop,
+            examples,
+            pool_size: 0,
+            pool_truncated: false,
+            sat_calls: 0,
+            conflicts: 0,
+            simplex_used: false,
+        }
+    }
+
     /// Whether a formula consistent with the examples was found.
     pub fn consistent(&self) -> bool {
         self.stop == StopReason::Found && self.formula.is_some()
@@ -364,18 +381,7 @@ pub enum OracleError {
 pub fn learn(vars: &[String], examples: &[Example], config: &LearnConfig) -> LearnReport {
     match Learner::with_examples(vars.to_vec(), config.clone(), examples) {
         Ok(mut l) => l.learn(),
-        Err(e) => LearnReport {
-            formula: None,
-            stop: StopReason::Invalid(e.to_string()),
-            literals: 0,
-            clauses: 0,
-            examples: 0,
-            pool_size: 0,
-            pool_truncated: false,
-            sat_calls: 0,
-            conflicts: 0,
-            simplex_used: false,
-        },
+        Err(e) => LearnReport::new(None, StopReason::Invalid(e.to_string()), 0),
     }
 }
 

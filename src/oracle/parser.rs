@@ -462,12 +462,7 @@ impl Formula {
 mod tests {
     use super::*;
 
-    fn names() -> Vec<String> {
-        ["a", "b", "c", "out"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
-    }
+    use crate::oracle::triangle::vars as names;
 
     #[test]
     fn round_trips() {

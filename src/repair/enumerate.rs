@@ -267,6 +267,20 @@ struct Enumerator<'a> {
 }
 
 impl<'a> Enumerator<'a> {
+    /// A generator with nothing pending, allowed `cap` candidates.
+    fn new(src: &'a RepairSource, config: &'a RepairConfig, cap: usize) -> Self {
+        Enumerator {
+            src,
+            config,
+            trusted: config.trusted_lines.clone(),
+            constants: src.constants(),
+            pending: Vec::new(),
+            generated: 0,
+            cap,
+            seq: 0,
+        }
+    }
+
     fn admit(&mut self, patch: &Patch) -> Option<u32> {
         let cost = patch.cost(&self.config.costs);
         if cost > self.config.budget {
@@ -485,16 +499,7 @@ pub fn batches_at(
     stmt: NodeId,
     config: &RepairConfig,
 ) -> (Vec<HoleBatch>, Vec<Patch>) {
-    let mut en = Enumerator {
-        src,
-        config,
-        trusted: config.trusted_lines.clone(),
-        constants: src.constants(),
-        pending: Vec::new(),
-        generated: 0,
-        cap: config.max_candidates,
-        seq: 0,
-    };
+    let mut en = Enumerator::new(src, config, config.max_candidates);
     en.generate_at(0, stmt);
     let mut holes = Vec::new();
     let mut plain = Vec::new();
@@ -517,16 +522,8 @@ pub fn enumerate(
     config: &RepairConfig,
     gate: &mut Gate,
 ) -> EngineOutcome {
-    let mut en = Enumerator {
-        src,
-        config,
-        trusted: config.trusted_lines.clone(),
-        constants: src.constants(),
-        pending: Vec::new(),
-        generated: 0,
-        cap: usize::try_from(gate.candidates_left()).unwrap_or(usize::MAX),
-        seq: 0,
-    };
+    let cap = usize::try_from(gate.candidates_left()).unwrap_or(usize::MAX);
+    let mut en = Enumerator::new(src, config, cap);
     for (rank, s) in suspicious.iter().take(config.max_locations).enumerate() {
         en.generate_at(rank, s.stmt);
     }

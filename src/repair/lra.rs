@@ -715,22 +715,27 @@ pub(super) fn compile_hole(src: &RepairSource, root: NodeId) -> Option<Hole> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::repair::gp_program::fixture;
     use crate::repair::synth::LinearExpr;
 
-    /// The engine alone, with a fresh gate holding `config`'s budgets.
-    fn linear(
-        src: &RepairSource,
-        suite: &TestSuite,
-        suspicious: &[Suspicious],
-        config: &RepairConfig,
-        lra: &LraConfig,
-    ) -> LraReport {
+    /// `prog` repaired against `tests` by the engine alone, with a fresh gate holding
+    /// the default budgets.
+    fn linear(prog: &str, tests: &str) -> (RepairSource, LraReport) {
+        let (src, suite, suspicious) = fixture(prog, tests);
+        let config = RepairConfig::default();
         let mut stats = super::super::RepairStats::default();
         let mut go_on = |_: &super::super::Progress| super::super::Control::Continue;
-        let mut gate = Gate::new(config, &mut stats, &mut go_on);
-        super::linear(src, suite, suspicious, config, lra, &mut gate)
+        let mut gate = Gate::new(&config, &mut stats, &mut go_on);
+        let report = super::linear(
+            &src,
+            &suite,
+            &suspicious,
+            &config,
+            &LraConfig::default(),
+            &mut gate,
+        );
+        (src, report)
     }
-    use crate::repair::gp_program::fixture;
 
     fn passes(src: &RepairSource, patch: &Patch, tests: &str) -> bool {
         let text = src.apply(patch, &Default::default()).unwrap();
@@ -743,14 +748,7 @@ mod tests {
         // Should be `a > 0 && b < 10`.
         let prog = "int main() {\n    int a, b;\n    scanf(\"%d %d\", &a, &b);\n    if (a > 0)\n        printf(\"yes\\n\");\n    else\n        printf(\"no\\n\");\n    return 0;\n}\n";
         let tests = "1 1 => yes\n5 3 => yes\n-1 2 => no\n3 12 => no\n7 10 => no\n0 0 => no\n2 9 => yes\n4 20 => no\n";
-        let (src, suite, suspicious) = fixture(prog, tests);
-        let r = linear(
-            &src,
-            &suite,
-            &suspicious,
-            &RepairConfig::default(),
-            &LraConfig::default(),
-        );
+        let (src, r) = linear(prog, tests);
         assert_eq!(r.stop, Stop::Found, "{r}");
         let patch = &r.plausible[0];
         let text = src.apply(patch, &Default::default()).unwrap();
@@ -767,14 +765,7 @@ mod tests {
         // refinement fixes it; a new condition over a, b, c does.
         let prog = "int main() {\n    int a, b, c;\n    scanf(\"%d %d %d\", &a, &b, &c);\n    if (a <= 0 || b <= 0 || c <= 0 || a >= b + c || b >= a + c || c >= a + b)\n        printf(\"invalid\\n\");\n    else if (a == b == c)\n        printf(\"equilateral\\n\");\n    else if (a == b || b == c || a == c)\n        printf(\"isosceles\\n\");\n    else\n        printf(\"scalene\\n\");\n    return 0;\n}\n";
         let tests = "2 2 2 => equilateral\n5 5 5 => equilateral\n2 2 1 => isosceles\n3 4 5 => scalene\n2 3 3 => isosceles\n1 1 1 => equilateral\n1 2 9 => invalid\n3 2 3 => isosceles\n4 4 3 => isosceles\n";
-        let (src, suite, suspicious) = fixture(prog, tests);
-        let r = linear(
-            &src,
-            &suite,
-            &suspicious,
-            &RepairConfig::default(),
-            &LraConfig::default(),
-        );
+        let (src, r) = linear(prog, tests);
         assert_eq!(r.stop, Stop::Found, "{r}");
         let heldout = "7 7 7 => equilateral\n6 6 1 => isosceles\n6 5 6 => isosceles\n5 6 6 => isosceles\n4 5 6 => scalene\n9 9 9 => equilateral\n";
         assert!(
@@ -789,14 +780,7 @@ mod tests {
         // Should return 2 * a - b + 1.
         let prog = "int f(int a, int b) {\n    int r = a + b;\n    return r;\n}\n";
         let tests = "1 1 => 2\n3 5 => 2\n0 4 => -3\n6 2 => 11\n-2 3 => -6\n5 0 => 11\n";
-        let (src, suite, suspicious) = fixture(prog, tests);
-        let r = linear(
-            &src,
-            &suite,
-            &suspicious,
-            &RepairConfig::default(),
-            &LraConfig::default(),
-        );
+        let (src, r) = linear(prog, tests);
         assert_eq!(r.stop, Stop::Found, "{r}");
         let heldout = "10 7 => 14\n-4 -9 => 2\n100 1 => 200\n";
         assert!(
@@ -827,14 +811,7 @@ mod tests {
     fn no_angelic_path_is_a_typed_stop() {
         // No value of any one expression makes "7 => 49" print; the output is constant.
         let prog = "int main() {\n    int n;\n    scanf(\"%d\", &n);\n    printf(\"1\\n\");\n    return 0;\n}\n";
-        let (src, suite, suspicious) = fixture(prog, "7 => 49\n2 => 1\n");
-        let r = linear(
-            &src,
-            &suite,
-            &suspicious,
-            &RepairConfig::default(),
-            &LraConfig::default(),
-        );
+        let (_, r) = linear(prog, "7 => 49\n2 => 1\n");
         assert_eq!(r.stop, Stop::Exhausted, "{r}");
         assert!(r.plausible.is_empty());
     }

@@ -61,6 +61,15 @@ pub struct InputRange {
     pub max: f64,
 }
 
+impl From<InputRange> for crate::active::Range {
+    fn from(r: InputRange) -> Self {
+        crate::active::Range {
+            min: r.min,
+            max: r.max,
+        }
+    }
+}
+
 /// Which fuzzer makes the loop's candidate tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]

@@ -75,16 +75,7 @@ pub fn playground_limits() -> Limits {
 
 /// The active-loop settings a session asks for.
 pub fn active_config(session: &Session) -> ActiveConfig {
-    let ranges = session
-        .ranges
-        .iter()
-        .map(|r| {
-            r.map(|r| Range {
-                min: r.min,
-                max: r.max,
-            })
-        })
-        .collect();
+    let ranges = session.ranges.iter().map(|r| r.map(Range::from)).collect();
     ActiveConfig {
         label_budget: session.settings.label_budget,
         committee: session.settings.committee,
