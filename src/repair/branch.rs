@@ -9,7 +9,7 @@
 //! two variables, and the program's own remainders; no sums such as `x + y >= 11`). Every branch found is validated on every test; which of several that fit
 //! generalises is what the questions settle.
 
-use super::budget::{Gate, Stop};
+use super::budget::Gate;
 use super::candidates::takes_statement_edits;
 use super::cost::EditKind;
 use super::holeval::FRESH_ID;
@@ -50,14 +50,7 @@ pub fn branches(
     gate: &mut Gate,
 ) -> LraReport {
     let mut engine = Lra::new(gate, src, suite, config, &config.linear);
-    let mut report = LraReport {
-        plausible: Vec::new(),
-        stop: Stop::Exhausted,
-        locations: 0,
-        angelic: 0,
-        synthesised: 0,
-        test_executions: 0,
-    };
+    let mut report = LraReport::nothing_yet();
     let mut tried: BTreeSet<String> = BTreeSet::new();
     'stmts: for s in suspicious.iter().take(config.branch.max_locations) {
         let Some(info) = src.stmt(s.stmt) else {
@@ -259,17 +252,11 @@ fn is_output(e: &Expr) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::repair::gp_program::fixture;
+    use crate::repair::budget::Stop;
+    use crate::repair::lra::tests::{alone, passes};
 
-    /// The engine alone, with a fresh gate holding `config`'s budgets.
     fn branches_alone(prog: &str, tests: &str) -> (RepairSource, LraReport) {
-        let (src, suite, suspicious) = fixture(prog, tests);
-        let config = RepairConfig::default();
-        let mut stats = super::super::RepairStats::default();
-        let mut go_on = |_: &super::super::Progress| super::super::Control::Continue;
-        let mut gate = Gate::new(&config, &mut stats, &mut go_on);
-        let report = branches(&src, &suite, &suspicious, &config, &mut gate);
-        (src, report)
+        alone(prog, tests, branches)
     }
 
     fn texts(src: &RepairSource, r: &LraReport) -> Vec<String> {
@@ -277,6 +264,11 @@ mod tests {
             .iter()
             .map(|p| src.apply(p, &Default::default()).unwrap())
             .collect()
+    }
+
+    /// Whether some plausible patch passes `heldout`.
+    fn one_generalises(src: &RepairSource, r: &LraReport, heldout: &str) -> bool {
+        r.plausible.iter().any(|p| passes(src, p, heldout))
     }
 
     #[test]
@@ -290,15 +282,8 @@ mod tests {
             .plausible
             .iter()
             .all(|p| p.edits[0].kind() == EditKind::InsertBranch));
-        let texts = texts(&src, &r);
         let heldout = "1 2 => -1\n100 99 => 1\n8 9 => -1\n20 0 => -1\n";
-        assert!(
-            texts.iter().any(|t| {
-                let (_, suite, _) = fixture(t, heldout);
-                suite.failing().is_empty()
-            }),
-            "{texts:#?}"
-        );
+        assert!(one_generalises(&src, &r, heldout), "{:#?}", texts(&src, &r));
     }
 
     #[test]
@@ -308,15 +293,8 @@ mod tests {
         let tests = "150 => 0\n5 => 5\n-3 => 0\n100 => 100\n99 => 99\n230 => 0\n0 => 0\n";
         let (src, r) = branches_alone(prog, tests);
         assert_eq!(r.stop, Stop::Found, "{r}");
-        let texts = texts(&src, &r);
         let heldout = "101 => 0\n1000 => 0\n50 => 50\n-7 => 0\n";
-        assert!(
-            texts.iter().any(|t| {
-                let (_, suite, _) = fixture(t, heldout);
-                suite.failing().is_empty()
-            }),
-            "{texts:#?}"
-        );
+        assert!(one_generalises(&src, &r, heldout), "{:#?}", texts(&src, &r));
     }
 
     #[test]

@@ -90,6 +90,29 @@ pub struct LraReport {
     pub test_executions: u64,
 }
 
+impl LraReport {
+    /// A report of nothing examined yet (stop [`Stop::Exhausted`] until something is).
+    pub(super) fn nothing_yet() -> LraReport {
+        LraReport {
+            plausible: Vec::new(),
+            stop: Stop::Exhausted,
+            locations: 0,
+            angelic: 0,
+            synthesised: 0,
+            test_executions: 0,
+        }
+    }
+}
+
+impl From<LraReport> for super::enumerate::EngineOutcome {
+    fn from(r: LraReport) -> Self {
+        super::enumerate::EngineOutcome {
+            plausible: r.plausible,
+            stop: r.stop,
+        }
+    }
+}
+
 impl fmt::Display for LraReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -629,14 +652,7 @@ pub fn linear(
     gate: &mut Gate,
 ) -> LraReport {
     let mut engine = Lra::new(gate, src, suite, config, lra);
-    let mut report = LraReport {
-        plausible: Vec::new(),
-        stop: Stop::Exhausted,
-        locations: 0,
-        angelic: 0,
-        synthesised: 0,
-        test_executions: 0,
-    };
+    let mut report = LraReport::nothing_yet();
     let mut tried: BTreeSet<String> = BTreeSet::new();
     'stmts: for s in suspicious.iter().take(config.max_locations) {
         let Some(info) = src.stmt(s.stmt) else {
@@ -713,31 +729,41 @@ pub(super) fn compile_hole(src: &RepairSource, root: NodeId) -> Option<Hole> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::repair::gp_program::fixture;
     use crate::repair::synth::LinearExpr;
 
-    /// `prog` repaired against `tests` by the engine alone, with a fresh gate holding
-    /// the default budgets.
-    fn linear(prog: &str, tests: &str) -> (RepairSource, LraReport) {
+    /// `prog` repaired against `tests` by `engine` alone (this one or
+    /// [`super::super::branch::branches`]), with a fresh gate holding the default budgets.
+    pub(in crate::repair) fn alone(
+        prog: &str,
+        tests: &str,
+        engine: impl FnOnce(
+            &RepairSource,
+            &TestSuite,
+            &[Suspicious],
+            &RepairConfig,
+            &mut Gate,
+        ) -> LraReport,
+    ) -> (RepairSource, LraReport) {
         let (src, suite, suspicious) = fixture(prog, tests);
         let config = RepairConfig::default();
         let mut stats = super::super::RepairStats::default();
         let mut go_on = |_: &super::super::Progress| super::super::Control::Continue;
         let mut gate = Gate::new(&config, &mut stats, &mut go_on);
-        let report = super::linear(
-            &src,
-            &suite,
-            &suspicious,
-            &config,
-            &LraConfig::default(),
-            &mut gate,
-        );
+        let report = engine(&src, &suite, &suspicious, &config, &mut gate);
         (src, report)
     }
 
-    fn passes(src: &RepairSource, patch: &Patch, tests: &str) -> bool {
+    fn linear(prog: &str, tests: &str) -> (RepairSource, LraReport) {
+        alone(prog, tests, |src, suite, suspicious, config, gate| {
+            super::linear(src, suite, suspicious, config, &LraConfig::default(), gate)
+        })
+    }
+
+    /// Whether `patch` applied to `src` passes `tests`.
+    pub(in crate::repair) fn passes(src: &RepairSource, patch: &Patch, tests: &str) -> bool {
         let text = src.apply(patch, &Default::default()).unwrap();
         let (_, suite, _) = fixture(&text, tests);
         suite.failing().is_empty()

@@ -569,11 +569,7 @@ fn run_linear(
     config: &RepairConfig,
     gate: &mut Gate,
 ) -> enumerate::EngineOutcome {
-    let lra = lra::linear(src, suite, suspicious, config, &config.linear, gate);
-    enumerate::EngineOutcome {
-        plausible: lra.plausible,
-        stop: lra.stop,
-    }
+    lra::linear(src, suite, suspicious, config, &config.linear, gate).into()
 }
 
 /// New branches ([`branch::branches`]) as an engine outcome.
@@ -584,11 +580,7 @@ fn run_branch(
     config: &RepairConfig,
     gate: &mut Gate,
 ) -> enumerate::EngineOutcome {
-    let found = branch::branches(src, suite, suspicious, config, gate);
-    enumerate::EngineOutcome {
-        plausible: found.plausible,
-        stop: found.stop,
-    }
+    branch::branches(src, suite, suspicious, config, gate).into()
 }
 
 /// Validates, minimises, deduplicates (one per behaviour class) and ranks plausible
