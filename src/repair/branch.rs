@@ -1,16 +1,18 @@
 //! New branches: `if (C) { body }` inserted before a suspicious statement, the body a copy of the program's own output (then `return 0;` in `main`), `return`, `break`, `continue` or assignment, and `C` synthesised from the angelic outcomes of a guard that starts false.
 //!
-//! The "missing case" fix: `if (n == 1) { printf("0\n"); return 0; }`. For each
+//! The "missing case" fix: `if (k > n) { printf("-1\n"); return 0; }`, beside the
+//! program's own `if (k == 0) { printf("-1\n"); return 0; }`. For each
 //! suspicious statement and each candidate body, the program is compiled with the new
 //! branch guarded by `0` routed through a repair hole. The failing tests' runs flip the
 //! guard's evaluations ([`Lra::condition_examples`]: the first evaluation that, taken,
 //! makes the test pass), the passing tests keep it false, and the condition comes from
 //! those outcomes ([`Lra::new_conditions`]: the smallest one over comparisons of at most
-//! two variables, and the program's own remainders; no sums such as `x + y >= 11`). Every branch found is validated on every test; which of several that fit
-//! generalises is what the questions settle.
+//! two variables, and the program's own remainders; no sums such as `x + y >= 11`).
+//! Every branch found is validated on every test; which of several that fit generalises
+//! is what the questions settle.
 
 use super::budget::Gate;
-use super::candidates::takes_statement_edits;
+use super::candidates::{fresh_stmt, takes_statement_edits};
 use super::cost::EditKind;
 use super::holeval::FRESH_ID;
 use super::localise::Suspicious;
@@ -21,7 +23,7 @@ use super::tests::TestSuite;
 use super::RepairConfig;
 use crate::lang::ast::{Block, Expr, ExprKind, ScalarType, Span, Stmt, StmtKind};
 use crate::lang::visit::for_each_expr;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 /// Limits of the branch engine. All are counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,25 +121,17 @@ fn reads_a_variable(e: &Expr) -> bool {
 fn branch(cond: Expr, body: &[Stmt]) -> Stmt {
     let then = match body {
         [one] => one.clone(),
-        _ => Stmt {
+        _ => fresh_stmt(StmtKind::Block(Block {
             id: FRESH_ID,
             span: Span::default(),
-            kind: StmtKind::Block(Block {
-                id: FRESH_ID,
-                span: Span::default(),
-                stmts: body.to_vec(),
-            }),
-        },
+            stmts: body.to_vec(),
+        })),
     };
-    Stmt {
-        id: FRESH_ID,
-        span: Span::default(),
-        kind: StmtKind::If {
-            cond,
-            then: Box::new(then),
-            els: None,
-        },
-    }
+    fresh_stmt(StmtKind::If {
+        cond,
+        then: Box::new(then),
+        els: None,
+    })
 }
 
 /// The program with the `trial` branch (guarded by the literal `0`) inserted before
@@ -188,16 +182,7 @@ fn bodies(src: &RepairSource, target: &StmtInfo, max: usize) -> Vec<Vec<Stmt>> {
         .collect();
     near.sort_by_key(|s| s.span.line.abs_diff(line));
     let in_main = target.function == "main";
-    let return_zero = Stmt {
-        id: FRESH_ID,
-        span: Span::default(),
-        kind: StmtKind::Return(Some(int_lit(0, ScalarType::Int))),
-    };
-    let plain = |kind: StmtKind| Stmt {
-        id: FRESH_ID,
-        span: Span::default(),
-        kind,
-    };
+    let return_zero = fresh_stmt(StmtKind::Return(Some(int_lit(0, ScalarType::Int))));
     let mut outputs: Vec<Vec<Stmt>> = Vec::new();
     let mut returns: Vec<Vec<Stmt>> = Vec::new();
     let mut assignments: Vec<Vec<Stmt>> = Vec::new();
@@ -215,13 +200,14 @@ fn bodies(src: &RepairSource, target: &StmtInfo, max: usize) -> Vec<Vec<Stmt>> {
         }
     }
     let mut out: Vec<Vec<Stmt>> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     let lists = [
         (outputs, 4),
         (returns, 3),
         (
             vec![
-                vec![plain(StmtKind::Break)],
-                vec![plain(StmtKind::Continue)],
+                vec![fresh_stmt(StmtKind::Break)],
+                vec![fresh_stmt(StmtKind::Continue)],
             ],
             2,
         ),
@@ -230,11 +216,12 @@ fn bodies(src: &RepairSource, target: &StmtInfo, max: usize) -> Vec<Vec<Stmt>> {
     for (list, take) in lists {
         let mut taken = 0;
         for body in list {
-            let text: Vec<String> = body.iter().map(|s| s.to_string()).collect();
-            let seen = out
+            let text = body
                 .iter()
-                .any(|b| b.iter().map(|s| s.to_string()).collect::<Vec<_>>() == text);
-            if taken < take && !seen {
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join("\n");
+            if taken < take && seen.insert(text) {
                 out.push(body);
                 taken += 1;
             }

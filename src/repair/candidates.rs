@@ -73,13 +73,18 @@ pub(super) fn takes_statement_edits(info: &StmtInfo) -> bool {
     )
 }
 
-/// A statement `e;`.
-pub fn expr_stmt(e: Expr) -> Stmt {
+/// A new statement (id [`super::holeval::FRESH_ID`], no span).
+pub fn fresh_stmt(kind: StmtKind) -> Stmt {
     Stmt {
         id: super::holeval::FRESH_ID,
         span: Span::default(),
-        kind: StmtKind::Expr(e),
+        kind,
     }
+}
+
+/// A statement `e;`.
+pub fn expr_stmt(e: Expr) -> Stmt {
+    fresh_stmt(StmtKind::Expr(e))
 }
 
 /// `target = value`.
