@@ -192,6 +192,24 @@ impl Page {
     }
 }
 
+/// What the page saves, part by part (each part is written when it differs from what was
+/// saved last).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Persisted {
+    /// The playground's session (`None` in an exercise: it is saved with the work).
+    pub session: Option<Session>,
+    /// A student's work ([`AppState::student_work`]).
+    pub work: Option<StudentWork>,
+    /// In an exercise (outside one, no exercise is the tab's current one).
+    pub in_exercise: bool,
+    /// The exercise draft.
+    pub draft: Exercise,
+    /// The draft a starter replaced.
+    pub draft_aside: Option<Exercise>,
+    /// The session the last replacement put aside.
+    pub put_aside: Option<PutAside>,
+}
+
 /// A student's work on one exercise as saved (per tab and exercise, so opening another
 /// exercise never overwrites it).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -481,6 +499,19 @@ impl AppState {
             time_spent_ms: st.time_spent_ms,
             student: st.student.clone(),
         })
+    }
+
+    /// Everything the page keeps in storage, part by part.
+    pub fn persisted(&self) -> Persisted {
+        let in_exercise = self.student.is_some();
+        Persisted {
+            session: (!in_exercise).then(|| self.session.clone()),
+            work: self.student_work(),
+            in_exercise,
+            draft: self.author.clone(),
+            draft_aside: self.author_replaced.clone(),
+            put_aside: self.put_aside.clone(),
+        }
     }
 
     /// The exercise's session from the start (answers dropped), loop started.

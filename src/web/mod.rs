@@ -22,7 +22,9 @@ pub mod worker;
 use crate::exercise::gallery;
 use crate::exercise::task::{ExerciseOutcome, ExerciseTask, ReportJob, ReportPurpose};
 use crate::exercise::Exercise;
-use crate::page::{self, Action, AppState, AuthorField, Page, RepairState, StudentWork, Theme};
+use crate::page::{
+    self, Action, AppState, AuthorField, Page, Persisted, RepairState, StudentWork, Theme,
+};
 use crate::session::examples::EXAMPLES;
 use crate::session::protocol::{WorkerRequest, WorkerResponse};
 use crate::session::{decode_json, Session, Verdict};
@@ -146,6 +148,35 @@ fn open_pasted_link(d: &UseReducerDispatcher<AppState>) {
             Err(e) => d.dispatch(Action::LinkRefused(exercise_link_error(&e))),
         }
     }
+}
+
+/// Writes each part of `now` that differs from `last` (every part when nothing was saved
+/// yet); the messages of the writes storage refused.
+fn save_changed(last: Option<&Persisted>, now: &Persisted) -> Vec<String> {
+    let changed = |same: &dyn Fn(&Persisted) -> bool| last.is_none_or(|l| !same(l));
+    let mut results = Vec::new();
+    if changed(&|l| l.session == now.session) {
+        if let Some(session) = &now.session {
+            results.push(storage::save_session(session));
+        }
+    }
+    if changed(&|l| l.work == now.work && l.in_exercise == now.in_exercise) {
+        match &now.work {
+            Some(work) => results.push(storage::save_work(work)),
+            None if !now.in_exercise => storage::clear_current_work(),
+            None => {}
+        }
+    }
+    if changed(&|l| l.draft == now.draft) {
+        results.push(storage::save_draft(&now.draft));
+    }
+    if changed(&|l| l.draft_aside == now.draft_aside) {
+        results.push(storage::save_draft_aside(now.draft_aside.as_ref()));
+    }
+    if changed(&|l| l.put_aside == now.put_aside) {
+        results.push(storage::save_put_aside(now.put_aside.as_ref()));
+    }
+    results.into_iter().filter_map(Result::err).collect()
 }
 
 /// Calls `handler` on each `event` of `target` while the component lives; the returned
@@ -358,59 +389,42 @@ fn app() -> Html {
         })
     };
 
-    // Save on every change (a student's session is saved with the work below); a started
-    // session goes to the worker.
+    // Save on every change, and once more when the page is hidden: Yew may run a render's
+    // effects after a pause for the browser, so a reload right after a change would find
+    // it unsaved. Only the parts that changed since the last save are written (storage
+    // changed by another tab or damaged meanwhile is left to be found on the next load).
     {
-        let (worker, d) = (worker.clone(), dispatcher.clone());
-        let deps = (state.session.clone(), state.student.is_some());
-        use_effect_with(deps, move |(session, student)| {
-            if !*student {
-                if let Err(e) = storage::save_session(session) {
+        let saved = use_mut_ref(|| None::<Persisted>);
+        {
+            let (d, saved) = (dispatcher.clone(), saved.clone());
+            use_effect_with(state.persisted(), move |now| {
+                let errors = save_changed(saved.borrow().as_ref(), now);
+                *saved.borrow_mut() = Some(now.clone());
+                for e in errors {
                     d.dispatch(Action::Failed(e));
                 }
-            }
-            // A repaired session (Repair pressed, an answer about patches, a reload or a
-            // link) also gets its patches and next question; the worker reuses its last
-            // repair of the same labels.
+            });
+        }
+        let latest = state.clone();
+        use_effect_with((), move |_| {
+            let window = web_sys::window().map(Into::into);
+            listen(window, "pagehide", move |_: web_sys::Event| {
+                let now = latest.persisted();
+                let _ = save_changed(saved.borrow().as_ref(), &now);
+                *saved.borrow_mut() = Some(now);
+            })
+        });
+    }
+    // A repaired session (Repair pressed, an answer about patches, a reload or a link)
+    // also gets its patches and next question; the worker reuses its last repair of the
+    // same labels.
+    {
+        let worker = worker.clone();
+        let deps = (state.session.clone(), state.student.is_some());
+        use_effect_with(deps, move |(session, _)| {
             if session.started {
                 let id = worker.next_id();
                 worker.send(&WorkerRequest::for_session(id, session.clone()));
-            }
-        });
-    }
-    {
-        let (d, in_exercise) = (dispatcher.clone(), state.student.is_some());
-        use_effect_with(state.student_work(), move |work| match work {
-            Some(work) => {
-                if let Err(e) = storage::save_work(work) {
-                    d.dispatch(Action::Failed(e));
-                }
-            }
-            None if !in_exercise => storage::clear_current_work(),
-            None => {}
-        });
-    }
-    {
-        let d = dispatcher.clone();
-        use_effect_with(state.author.clone(), move |draft| {
-            if let Err(e) = storage::save_draft(draft) {
-                d.dispatch(Action::Failed(e));
-            }
-        });
-    }
-    {
-        let d = dispatcher.clone();
-        use_effect_with(state.author_replaced.clone(), move |aside| {
-            if let Err(e) = storage::save_draft_aside(aside.as_ref()) {
-                d.dispatch(Action::Failed(e));
-            }
-        });
-    }
-    {
-        let d = dispatcher.clone();
-        use_effect_with(state.put_aside.clone(), move |aside| {
-            if let Err(e) = storage::save_put_aside(aside.as_ref()) {
-                d.dispatch(Action::Failed(e));
             }
         });
     }

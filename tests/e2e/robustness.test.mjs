@@ -1,4 +1,4 @@
-// End-to-end robustness: a worker that dies, hangs or is killed mid-repair is reported and restarted with every label kept; an unreadable saved session, exercise draft or exercise work is kept aside and offered for download; an oversized program or answer is refused before it is saved; a duplicated tab gets a session of its own; Ctrl/Cmd+Enter runs the current step.
+// End-to-end robustness: a worker that dies, hangs or is killed mid-repair is reported and restarted with every label kept; an unreadable saved session, exercise draft or exercise work is kept aside and offered for download; an oversized program or answer is refused before it is saved; a change made just before a reload is kept; a duplicated tab gets a session of its own; Ctrl/Cmd+Enter runs the current step.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -283,6 +283,34 @@ test('the page never saves what it could not read back: an oversized program or 
   assert.ok(await nextQuery(page), 'the loop goes on after a reload');
   assert.equal(await labelsUsed(page), 1, 'the first label is kept');
   assert.equal(await page.locator('[role=alert].unreadable').count(), 0, 'nothing unreadable');
+  await context.close();
+});
+
+test('a change made just before a reload is kept, even when the page renders slowly', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector('html[data-ready-ms]');
+  // A slow machine: a render then takes longer than Yew's 16 ms slice, and Yew pauses
+  // for the browser before it runs the render's effects (where the page saves).
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 30 });
+  const failing = page.getByLabel('Failing input');
+  for (const typed of ['1 2 3', '4 5 6', '7 8 9']) {
+    await failing.fill(typed);
+    await page.reload();
+    await page.waitForSelector('html[data-ready-ms]');
+    assert.equal(await failing.inputValue(), typed, 'the input typed before the reload is kept');
+  }
+  // The draft of an exercise too.
+  await page.getByRole('button', { name: 'Author exercise' }).click();
+  for (const title of ['Draft one', 'Draft two']) {
+    await page.getByLabel('Title').fill(title);
+    await page.reload();
+    await page.getByLabel('Title').waitFor();
+    assert.equal(await page.getByLabel('Title').inputValue(), title, 'the draft typed before the reload is kept');
+  }
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   await context.close();
 });
 
