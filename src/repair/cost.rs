@@ -208,6 +208,15 @@ impl CostTable {
         }
     }
 
+    /// The cost of the cheapest kind of edit.
+    pub fn cheapest(&self) -> u32 {
+        EditKind::ALL
+            .iter()
+            .map(|&k| self.of(k))
+            .min()
+            .unwrap_or(NEVER)
+    }
+
     fn slot(&mut self, key: &str) -> Option<&mut u32> {
         Some(match key {
             "replace_operator" => &mut self.replace_operator,

@@ -39,6 +39,7 @@ pub mod holeval;
 pub mod localise;
 pub mod lra;
 pub mod mutate;
+pub mod pair;
 pub mod patch;
 pub mod select;
 pub mod special;
@@ -79,6 +80,8 @@ pub enum Engine {
     Linear,
     /// New branches with synthesised conditions ([`branch`]).
     Branch,
+    /// Two edits: a first that passes some failing tests, then a second ([`pair`]).
+    Pair,
     /// Every available engine.
     All,
 }
@@ -150,6 +153,8 @@ pub struct RepairConfig {
     pub linear: lra::LraConfig,
     /// The branch engine's limits. Default [`branch::BranchConfig::default`].
     pub branch: branch::BranchConfig,
+    /// The two-edit engine's limits. Default [`pair::PairConfig::default`].
+    pub pair: pair::PairConfig,
     /// A "bug" test without an expected output passes only when the learned oracle,
     /// where it tells outputs apart, no longer flags the run (besides the output
     /// changing). Default true. Asked as a person is, repair turns it off: the oracle
@@ -188,6 +193,7 @@ impl Default for RepairConfig {
             genetic: gp::GpConfig::default(),
             linear: lra::LraConfig::default(),
             branch: branch::BranchConfig::default(),
+            pair: pair::PairConfig::default(),
             oracle_judges_bug_tests: true,
         }
     }
@@ -483,6 +489,7 @@ pub fn repair_with_progress(
             Engine::Genetic => run_genetic(&src, &suite, sus, config, gate),
             Engine::Linear => run_linear(&src, &suite, sus, config, gate),
             Engine::Branch => run_branch(&src, &suite, sus, config, gate),
+            Engine::Pair => pair::pairs(&src, &suite, sus, config, gate),
             Engine::Enumerate => enumerate::enumerate(&src, &suite, sus, config, gate),
             Engine::All => {
                 // Cheapest first: enumeration, widening, then LRA synthesis while fewer than
@@ -512,6 +519,11 @@ pub fn repair_with_progress(
                 if outcome.plausible.len() < config.max_plausible && gate.stopped().is_none() {
                     let branches = run_branch(&src, &suite, sus, config, gate);
                     outcome.absorb(branches);
+                }
+                // Then two edits: each first edit costs an enumeration of its own.
+                if outcome.plausible.len() < config.max_plausible && gate.stopped().is_none() {
+                    let pairs = pair::pairs(&src, &suite, sus, config, gate);
+                    outcome.absorb(pairs);
                 }
                 if outcome.plausible.is_empty() && gate.stopped().is_none() {
                     outcome = run_genetic(&src, &suite, sus, config, gate);

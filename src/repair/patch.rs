@@ -505,6 +505,28 @@ impl RepairSource {
         first..=last
     }
 
+    /// The expression at bytes `start..end` of the text with `like`'s kind (the
+    /// outermost, when several share the text).
+    pub fn expr_at(&self, start: u32, end: u32, like: &Expr) -> Option<NodeId> {
+        let kind = std::mem::discriminant(&like.kind);
+        self.exprs
+            .values()
+            .filter(|e| e.span.start == start && e.span.end == end && !e.span.macro_inner)
+            .filter(|e| std::mem::discriminant(&e.kind) == kind)
+            .map(|e| e.id)
+            .min()
+    }
+
+    /// The statement at bytes `start..end` of the text (the outermost, when several
+    /// share the text).
+    pub fn stmt_at(&self, start: u32, end: u32) -> Option<NodeId> {
+        self.stmts
+            .values()
+            .filter(|s| s.stmt.span.start == start && s.stmt.span.end == end)
+            .map(|s| s.stmt.id)
+            .min()
+    }
+
     /// Whether `edit` may be applied under `trusted` lines (node known, not from a
     /// macro, no trusted line touched).
     pub fn check(&self, edit: &Edit, trusted: &BTreeSet<u32>) -> Result<Span, PatchError> {

@@ -23,6 +23,8 @@ pub enum EngineArg {
     Lra,
     /// New branches `if (C) { ... }` with synthesised conditions.
     Branch,
+    /// Two edits: a first that passes some failing tests, then a second.
+    Pair,
     /// Every available engine.
     All,
 }
@@ -34,6 +36,7 @@ impl From<EngineArg> for Engine {
             EngineArg::Gp => Engine::Genetic,
             EngineArg::Lra => Engine::Linear,
             EngineArg::Branch => Engine::Branch,
+            EngineArg::Pair => Engine::Pair,
             EngineArg::All => Engine::All,
         }
     }

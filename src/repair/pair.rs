@@ -1,0 +1,482 @@
+//! Two edits: a first edit that passes some of the failing tests and breaks no passing one, then a second one enumerated on the program it makes; the pair is reported as one patch of the original.
+//!
+//! A fix of two independent mistakes (a wrong bound and a wrong output, say) passes no
+//! test the original fails with either edit alone, or only some of them, so single-edit
+//! enumeration never sees it as plausible. Here, at the most suspicious statements,
+//! every candidate edit of [`super::enumerate`]'s vocabulary is run by test-equivalence
+//! first on the tests the original passes (a first edit must keep them all) and then on
+//! the failing ones; the candidates that pass at least one failing test, most passed and
+//! cheapest first, become first edits. For each, the patched program is localised again
+//! on the tests it still fails and enumerated with what is left of the cost budget; the
+//! second edit's nodes are mapped back to the original program by their text's place,
+//! and each pair is checked on every test as one patch of the original.
+
+use super::budget::{Gate, Stop};
+use super::enumerate::{batches_at, enumerate, split_classes, EngineOutcome};
+use super::localise::{localise, Suspicious};
+use super::patch::{Edit, Patch, RepairSource};
+use super::tests::TestSuite;
+use super::RepairConfig;
+use crate::lang::ast::{Expr, Span};
+use crate::lang::compile;
+use crate::lang::visit::{walk_expr_mut, walk_stmt_mut, VisitorMut};
+
+/// Limits of the two-edit engine. All are counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairConfig {
+    /// Suspicious statements whose edits may be first edits. Default 5.
+    pub first_locations: usize,
+    /// First edits tried, best first. Default 6.
+    pub max_first: usize,
+    /// Suspicious statements of the once-patched program where the second edit is
+    /// enumerated. Default 8.
+    pub second_locations: usize,
+}
+
+impl Default for PairConfig {
+    fn default() -> Self {
+        PairConfig {
+            first_locations: 5,
+            max_first: 6,
+            second_locations: 8,
+        }
+    }
+}
+
+/// A first edit: the patch, how many failing tests it passes, its cost.
+struct First {
+    patch: Patch,
+    fixed: usize,
+    cost: u32,
+}
+
+/// Runs the two-edit engine; see the module docs. Needs two failing tests at least (with
+/// one, a first edit that passes some of them is already plausible).
+pub fn pairs(
+    src: &RepairSource,
+    suite: &TestSuite,
+    suspicious: &[Suspicious],
+    config: &RepairConfig,
+    gate: &mut Gate,
+) -> EngineOutcome {
+    let mut outcome = EngineOutcome {
+        plausible: Vec::new(),
+        stop: Stop::Exhausted,
+    };
+    if suite.failing().len() < 2 {
+        return outcome;
+    }
+    let firsts = match first_edits(src, suite, suspicious, config, gate) {
+        Ok(f) => f,
+        Err(why) => {
+            outcome.stop = why;
+            return outcome;
+        }
+    };
+    for first in firsts {
+        if outcome.plausible.len() >= config.max_plausible {
+            outcome.stop = Stop::Found;
+            break;
+        }
+        match second_edits(src, suite, &first, config, gate) {
+            Ok(found) => {
+                for p in found {
+                    if !outcome.plausible.contains(&p) {
+                        outcome.plausible.push(p);
+                    }
+                }
+            }
+            Err(why) => {
+                outcome.stop = why;
+                break;
+            }
+        }
+    }
+    if outcome.stop == Stop::Exhausted && !outcome.plausible.is_empty() {
+        outcome.stop = Stop::Found;
+    }
+    outcome
+}
+
+/// The first edits at the most suspicious statements, most failing tests passed first,
+/// then cheapest (at most [`PairConfig::max_first`]).
+fn first_edits(
+    src: &RepairSource,
+    suite: &TestSuite,
+    suspicious: &[Suspicious],
+    config: &RepairConfig,
+    gate: &mut Gate,
+) -> Result<Vec<First>, Stop> {
+    let failing = suite.failing();
+    let passing: Vec<usize> = suite
+        .order()
+        .iter()
+        .copied()
+        .filter(|t| !failing.contains(t))
+        .collect();
+    // A first edit leaves room for a second one of the cheapest kind.
+    let room = config.budget.saturating_sub(config.costs.cheapest());
+    let mut found: Vec<First> = Vec::new();
+    for s in suspicious.iter().take(config.pair.first_locations) {
+        let (holes, plain) = batches_at(src, s.stmt, config);
+        let n = holes.iter().map(|h| h.patches.len()).sum::<usize>() + plain.len();
+        gate.candidates(n as u64)?;
+        for batch in &holes {
+            // Per candidate: alive (no passing test broken) and failing tests passed.
+            let mut fixed = vec![0usize; batch.patches.len()];
+            let mut alive: Vec<usize> = (0..batch.patches.len())
+                .filter(|&i| batch.patches[i].cost(&config.costs) <= room)
+                .collect();
+            for &t in passing.iter().chain(&failing) {
+                if alive.is_empty() {
+                    break;
+                }
+                let mut halted = None;
+                let classes = split_classes(
+                    batch,
+                    suite,
+                    t,
+                    &alive,
+                    config.max_hole_evaluations,
+                    &mut || match gate.execution() {
+                        Ok(()) => {
+                            gate.stats.hole_executions += 1;
+                            true
+                        }
+                        Err(why) => {
+                            halted = Some(why);
+                            false
+                        }
+                    },
+                );
+                if let Some(why) = halted {
+                    return Err(why);
+                }
+                let must_pass = !failing.contains(&t);
+                let mut kept = Vec::new();
+                for c in &classes {
+                    gate.stats.hole_decisions += c.members.len() as u64;
+                    let passes = suite.passes(t, &c.exec);
+                    if passes && !must_pass {
+                        c.members.iter().for_each(|&m| fixed[m] += 1);
+                    }
+                    if passes || !must_pass {
+                        kept.extend_from_slice(&c.members);
+                    }
+                }
+                kept.sort_unstable();
+                alive = kept;
+            }
+            for i in alive {
+                if fixed[i] > 0 && fixed[i] < failing.len() {
+                    let patch = batch.patches[i].clone();
+                    let cost = patch.cost(&config.costs);
+                    found.push(First {
+                        patch,
+                        fixed: fixed[i],
+                        cost,
+                    });
+                }
+            }
+        }
+        for patch in plain {
+            let cost = patch.cost(&config.costs);
+            if cost > room {
+                continue;
+            }
+            if let Some(fixed) = plain_fixes(src, suite, &patch, &passing, &failing, config, gate)?
+            {
+                found.push(First { patch, fixed, cost });
+            }
+        }
+    }
+    found.sort_by_key(|f| (std::cmp::Reverse(f.fixed), f.cost));
+    found.truncate(config.pair.max_first);
+    Ok(found)
+}
+
+/// How many failing tests `patch` passes when it breaks no passing one and passes some
+/// but not all failing ones (`None` otherwise).
+fn plain_fixes(
+    src: &RepairSource,
+    suite: &TestSuite,
+    patch: &Patch,
+    passing: &[usize],
+    failing: &[usize],
+    config: &RepairConfig,
+    gate: &mut Gate,
+) -> Result<Option<usize>, Stop> {
+    let Ok(text) = src.apply(patch, &config.trusted_lines) else {
+        return Ok(None);
+    };
+    let Ok(program) = compile(&text) else {
+        return Ok(None);
+    };
+    for &t in passing {
+        gate.execution()?;
+        gate.stats.plain_executions += 1;
+        if !suite.run(&program, t).1 {
+            return Ok(None);
+        }
+    }
+    let mut fixed = 0;
+    for &t in failing {
+        gate.execution()?;
+        gate.stats.plain_executions += 1;
+        fixed += usize::from(suite.run(&program, t).1);
+    }
+    Ok((fixed > 0 && fixed < failing.len()).then_some(fixed))
+}
+
+/// The plausible pairs that start with `first`: the second edit enumerated on the
+/// patched program, mapped back to the original and checked there on every test.
+fn second_edits(
+    src: &RepairSource,
+    suite: &TestSuite,
+    first: &First,
+    config: &RepairConfig,
+    gate: &mut Gate,
+) -> Result<Vec<Patch>, Stop> {
+    let Ok(text) = src.apply(&first.patch, &config.trusted_lines) else {
+        return Ok(Vec::new());
+    };
+    let Ok(patched) = RepairSource::new(&text) else {
+        return Ok(Vec::new());
+    };
+    let Ok(program) = patched.compile() else {
+        return Ok(Vec::new());
+    };
+    let (suspicious, runs) = localise(&program, suite, config.weighting);
+    gate.stats.localisation_executions += runs;
+    let second = RepairConfig {
+        budget: config.budget.saturating_sub(first.cost),
+        max_locations: config.pair.second_locations,
+        max_plausible: config.max_plausible,
+        // The first edit's lines stay as it left them.
+        trusted_lines: config.trusted_lines.clone(),
+        ..config.clone()
+    };
+    let outcome = enumerate(&patched, suite, &suspicious, &second, gate);
+    let shift = TextShift::between(src.text(), &text);
+    let mut pairs = Vec::new();
+    for p in outcome.plausible {
+        let Some(edit) = p
+            .edits
+            .first()
+            .and_then(|e| shift.map_edit(src, &patched, e))
+        else {
+            continue;
+        };
+        let pair = Patch {
+            edits: vec![first.patch.edits[0].clone(), edit],
+        };
+        if passes_everywhere(src, suite, &pair, config, gate)? {
+            pairs.push(pair);
+        }
+    }
+    match outcome.stop {
+        Stop::Stopped | Stop::ExecutionBudget | Stop::CandidateBudget => Err(outcome.stop),
+        _ => Ok(pairs),
+    }
+}
+
+/// Whether `patch` applied to the original passes every test (a mapping that went wrong
+/// is caught here).
+fn passes_everywhere(
+    src: &RepairSource,
+    suite: &TestSuite,
+    patch: &Patch,
+    config: &RepairConfig,
+    gate: &mut Gate,
+) -> Result<bool, Stop> {
+    let Ok(text) = src.apply(patch, &config.trusted_lines) else {
+        return Ok(false);
+    };
+    let Ok(program) = compile(&text) else {
+        return Ok(false);
+    };
+    for &t in suite.order() {
+        gate.execution()?;
+        gate.stats.plain_executions += 1;
+        if !suite.run(&program, t).1 {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Where a text edit moved the rest of the text: before `start` nothing moved; from
+/// `old_end` (in the original) on, everything moved by `new_end - old_end`; what lies
+/// between is new.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct TextShift {
+    start: usize,
+    old_end: usize,
+    new_end: usize,
+}
+
+impl TextShift {
+    /// The one changed stretch between `old` and `new` (common prefix and suffix).
+    fn between(old: &str, new: &str) -> TextShift {
+        let (a, b) = (old.as_bytes(), new.as_bytes());
+        let start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let room = a.len().min(b.len()) - start;
+        let tail = a
+            .iter()
+            .rev()
+            .zip(b.iter().rev())
+            .take(room)
+            .take_while(|(x, y)| x == y)
+            .count();
+        TextShift {
+            start,
+            old_end: a.len() - tail,
+            new_end: b.len() - tail,
+        }
+    }
+
+    /// The original text's span of the new text's `span` (`None` when it touches what
+    /// changed).
+    fn to_old(&self, span: Span) -> Option<(u32, u32)> {
+        let (s, e) = (span.start as usize, span.end as usize);
+        if e <= self.start {
+            Some((span.start, span.end))
+        } else if s >= self.new_end {
+            let back = |x: usize| u32::try_from(x - self.new_end + self.old_end).ok();
+            Some((back(s)?, back(e)?))
+        } else {
+            None
+        }
+    }
+
+    /// `edit` of the `patched` program as an edit of the original `src`: its target and
+    /// every node it copies taken to the original's node at the same text (copied nodes
+    /// without one keep theirs and are printed anew).
+    fn map_edit(&self, src: &RepairSource, patched: &RepairSource, edit: &Edit) -> Option<Edit> {
+        let target = edit.target();
+        let span = match edit {
+            Edit::ReplaceExpr { .. } => patched.expr(target)?.span,
+            Edit::WidenDecl { .. } => return None,
+            _ => patched.stmt(target)?.stmt.span,
+        };
+        let (start, end) = self.to_old(span)?;
+        let mut mapped = edit.clone();
+        let mut nodes = Renode { shift: self, src };
+        match &mut mapped {
+            Edit::ReplaceExpr { target, with, .. } => {
+                *target = src.expr_at(start, end, patched.expr(*target)?)?;
+                nodes.visit_expr(with);
+            }
+            Edit::InsertGuard { target, cond } => {
+                *target = src.stmt_at(start, end)?;
+                nodes.visit_expr(cond);
+            }
+            Edit::InsertBefore { target, stmt, .. } | Edit::ReplaceStmt { target, with: stmt } => {
+                *target = src.stmt_at(start, end)?;
+                walk_stmt_mut(&mut nodes, stmt);
+            }
+            Edit::DeleteStmt { target } => *target = src.stmt_at(start, end)?,
+            Edit::WidenDecl { .. } => return None,
+        }
+        Some(mapped)
+    }
+}
+
+/// Gives the copied nodes of a mapped edit the original's ids and spans.
+struct Renode<'a> {
+    shift: &'a TextShift,
+    src: &'a RepairSource,
+}
+
+impl VisitorMut for Renode<'_> {
+    fn visit_expr(&mut self, e: &mut Expr) {
+        walk_expr_mut(self, e);
+        if e.span.macro_inner || e.span.end <= e.span.start {
+            return;
+        }
+        let Some((start, end)) = self.shift.to_old(e.span) else {
+            return;
+        };
+        if let Some(orig) = self
+            .src
+            .expr_at(start, end, e)
+            .and_then(|id| self.src.expr(id))
+        {
+            e.id = orig.id;
+            e.span = orig.span;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repair::{repair, Engine, RepairConfig};
+
+    #[test]
+    fn a_text_shift_maps_what_lies_outside_the_change() {
+        let shift = TextShift::between("a < b + c;", "a <= b + c;");
+        assert_eq!(
+            shift,
+            TextShift {
+                start: 3,
+                old_end: 3,
+                new_end: 4
+            }
+        );
+        let at = |start, end| Span {
+            start,
+            end,
+            ..Span::default()
+        };
+        assert_eq!(shift.to_old(at(0, 1)), Some((0, 1)), "before the change");
+        assert_eq!(
+            shift.to_old(at(5, 10)),
+            Some((4, 9)),
+            "after it, moved back"
+        );
+        assert_eq!(shift.to_old(at(0, 10)), None, "across it");
+    }
+
+    /// Two mistakes, each failing tests of its own: the sum and the product.
+    const TWO_MISTAKES: &str = "#include <stdio.h>
+int main(void) {
+    int a, b;
+    scanf(\"%d %d\", &a, &b);
+    int s = a - b;
+    int p = a + b;
+    printf(\"%d %d\\n\", s, p);
+    return 0;
+}
+";
+
+    const TESTS: &str = "1 2 => 3 2\n3 4 => 7 12\n0 0 => 0 0\n2 2 => 4 4\n5 0 => 5 0\n6 1 => 7 6";
+
+    #[test]
+    fn two_mistakes_need_two_edits_and_get_them() {
+        let tests = crate::repair::tests::parse_tests(TESTS).unwrap();
+        let one = RepairConfig {
+            engine: Engine::Enumerate,
+            ..RepairConfig::default()
+        };
+        let single = repair(TWO_MISTAKES, &tests, None, &one);
+        assert!(single.patches.is_empty(), "one edit cannot fix it");
+        let two = RepairConfig {
+            engine: Engine::Pair,
+            ..RepairConfig::default()
+        };
+        let report = repair(TWO_MISTAKES, &tests, None, &two);
+        let top = report.patches.first().expect("a pair");
+        assert_eq!(top.patch.edits.len(), 2, "{}", top.patched_source);
+        assert!(
+            top.patched_source.contains("int s = a + b;"),
+            "{}",
+            top.patched_source
+        );
+        assert!(
+            top.patched_source.contains("int p = a * b;"),
+            "{}",
+            top.patched_source
+        );
+    }
+}
