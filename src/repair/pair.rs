@@ -337,7 +337,7 @@ impl TextShift {
 
     /// The original text's span of the new text's `span` (`None` when it touches what
     /// changed).
-    fn to_old(&self, span: Span) -> Option<(u32, u32)> {
+    fn old_span(&self, span: Span) -> Option<(u32, u32)> {
         let (s, e) = (span.start as usize, span.end as usize);
         if e <= self.start {
             Some((span.start, span.end))
@@ -359,7 +359,7 @@ impl TextShift {
             Edit::WidenDecl { .. } => return None,
             _ => patched.stmt(target)?.stmt.span,
         };
-        let (start, end) = self.to_old(span)?;
+        let (start, end) = self.old_span(span)?;
         let mut mapped = edit.clone();
         let mut nodes = Renode { shift: self, src };
         match &mut mapped {
@@ -394,7 +394,7 @@ impl VisitorMut for Renode<'_> {
         if e.span.macro_inner || e.span.end <= e.span.start {
             return;
         }
-        let Some((start, end)) = self.shift.to_old(e.span) else {
+        let Some((start, end)) = self.shift.old_span(e.span) else {
             return;
         };
         if let Some(orig) = self
@@ -429,13 +429,13 @@ mod tests {
             end,
             ..Span::default()
         };
-        assert_eq!(shift.to_old(at(0, 1)), Some((0, 1)), "before the change");
+        assert_eq!(shift.old_span(at(0, 1)), Some((0, 1)), "before the change");
         assert_eq!(
-            shift.to_old(at(5, 10)),
+            shift.old_span(at(5, 10)),
             Some((4, 9)),
             "after it, moved back"
         );
-        assert_eq!(shift.to_old(at(0, 10)), None, "across it");
+        assert_eq!(shift.old_span(at(0, 10)), None, "across it");
     }
 
     /// Two mistakes, each failing tests of its own: the sum and the product.
