@@ -18,8 +18,8 @@ use super::patch::{Edit, Patch, RepairSource};
 use super::tests::TestSuite;
 use super::RepairConfig;
 use crate::lang::ast::{Expr, Span};
-use crate::lang::compile;
 use crate::lang::visit::{walk_expr_mut, walk_stmt_mut, VisitorMut};
+use crate::lang::{compile, NodeId};
 
 /// Limits of the two-edit engine. All are counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,11 +43,36 @@ impl Default for PairConfig {
     }
 }
 
-/// A first edit: the patch, how many failing tests it passes, its cost.
+/// A first edit: the patch, which failing tests it passes, its cost.
 struct First {
     patch: Patch,
-    fixed: usize,
+    fixed: Fixed,
     cost: u32,
+}
+
+/// Failing tests a first edit passes: those with an expected output (the person typed
+/// or chose it, so passing one is real progress; a "bug" test only asks for a change,
+/// which edits that change every output give), then all of them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct Fixed {
+    outputs: usize,
+    tests: usize,
+}
+
+impl Fixed {
+    /// Counts failing test `t` as passed.
+    fn add(&mut self, suite: &TestSuite, t: usize) {
+        self.tests += 1;
+        self.outputs += usize::from(matches!(
+            suite.tests()[t].expect,
+            super::Expectation::Output(_)
+        ));
+    }
+
+    /// Some failing tests passed but not all (all would make the edit plausible alone).
+    fn partial(&self, failing: usize) -> bool {
+        self.tests > 0 && self.tests < failing
+    }
 }
 
 /// Runs the two-edit engine; see the module docs. Needs two failing tests at least (with
@@ -120,10 +145,15 @@ fn first_edits(
     for s in suspicious.iter().take(config.pair.first_locations) {
         let (holes, plain) = batches_at(src, s.stmt, config);
         let n = holes.iter().map(|h| h.patches.len()).sum::<usize>() + plain.len();
+        // Short of candidates, the first edits found so far are tried (and the gate is
+        // left open for the engines after this one).
+        if n as u64 > gate.candidates_left() {
+            break;
+        }
         gate.candidates(n as u64)?;
         for batch in &holes {
             // Per candidate: alive (no passing test broken) and failing tests passed.
-            let mut fixed = vec![0usize; batch.patches.len()];
+            let mut fixed = vec![Fixed::default(); batch.patches.len()];
             let mut alive: Vec<usize> = (0..batch.patches.len())
                 .filter(|&i| batch.patches[i].cost(&config.costs) <= room)
                 .collect();
@@ -158,7 +188,7 @@ fn first_edits(
                     gate.stats.hole_decisions += c.members.len() as u64;
                     let passes = suite.passes(t, &c.exec);
                     if passes && !must_pass {
-                        c.members.iter().for_each(|&m| fixed[m] += 1);
+                        c.members.iter().for_each(|&m| fixed[m].add(suite, t));
                     }
                     if passes || !must_pass {
                         kept.extend_from_slice(&c.members);
@@ -168,7 +198,7 @@ fn first_edits(
                 alive = kept;
             }
             for i in alive {
-                if fixed[i] > 0 && fixed[i] < failing.len() {
+                if fixed[i].partial(failing.len()) {
                     let patch = batch.patches[i].clone();
                     let cost = patch.cost(&config.costs);
                     found.push(First {
@@ -191,12 +221,30 @@ fn first_edits(
         }
     }
     found.sort_by_key(|f| (std::cmp::Reverse(f.fixed), f.cost));
+    // At most two first edits per statement: the best of one place do not crowd out
+    // every other place.
+    let mut per_stmt: Vec<(NodeId, usize)> = Vec::new();
+    found.retain(|f| {
+        let target = f.patch.edits[0].target();
+        let stmt = src.owner_of(target).unwrap_or(target);
+        match per_stmt.iter_mut().find(|(s, _)| *s == stmt) {
+            Some((_, n)) if *n >= 2 => false,
+            Some((_, n)) => {
+                *n += 1;
+                true
+            }
+            None => {
+                per_stmt.push((stmt, 1));
+                true
+            }
+        }
+    });
     found.truncate(config.pair.max_first);
     Ok(found)
 }
 
-/// How many failing tests `patch` passes when it breaks no passing one and passes some
-/// but not all failing ones (`None` otherwise).
+/// Which failing tests `patch` passes when it breaks no passing one and passes some but
+/// not all failing ones (`None` otherwise).
 fn plain_fixes(
     src: &RepairSource,
     suite: &TestSuite,
@@ -205,7 +253,7 @@ fn plain_fixes(
     failing: &[usize],
     config: &RepairConfig,
     gate: &mut Gate,
-) -> Result<Option<usize>, Stop> {
+) -> Result<Option<Fixed>, Stop> {
     let Ok(text) = src.apply(patch, &config.trusted_lines) else {
         return Ok(None);
     };
@@ -219,13 +267,15 @@ fn plain_fixes(
             return Ok(None);
         }
     }
-    let mut fixed = 0;
+    let mut fixed = Fixed::default();
     for &t in failing {
         gate.execution()?;
         gate.stats.plain_executions += 1;
-        fixed += usize::from(suite.run(&program, t).1);
+        if suite.run(&program, t).1 {
+            fixed.add(suite, t);
+        }
     }
-    Ok((fixed > 0 && fixed < failing.len()).then_some(fixed))
+    Ok(fixed.partial(failing.len()).then_some(fixed))
 }
 
 /// The plausible pairs that start with `first`: the second edit enumerated on the

@@ -243,4 +243,27 @@ int main(void) {
         range: Some((0.0, 1000.0)),
         fix: ("n * n / 2", "n * (n + 1) / 2"),
     },
+    Example {
+        id: "sum-product",
+        title: "Sum and product",
+        blurb: "Prints the sum and the product of two numbers; both are computed wrong.",
+        program: r#"#include <stdio.h>
+
+int main(void) {
+    int a, b;
+    scanf("%d %d", &a, &b);
+    int sum = a - b;
+    int product = a + b;
+    printf("%d %d\n", sum, product);
+    return 0;
+}
+"#,
+        failing_input: "1 2",
+        expected_output: "3 2",
+        range: Some((0.0, 100.0)),
+        fix: (
+            "int sum = a - b;\n    int product = a + b;",
+            "int sum = a + b;\n    int product = a * b;",
+        ),
+    },
 ];

@@ -303,7 +303,7 @@ fn verdict(chooser: &PatchChooser, step: &ChooseStep) -> String {
     match (stop, asking) {
         (Some(ChooseStop::NoPatch), _) => match chooser.report().stop {
             StopReason::CandidatesExhausted => format!(
-                "No patch passes {tests}. Repair tried every change of the kinds it makes, one at a time: the fix may need more than one change, or a kind it does not make."
+                "No patch passes {tests}. Repair tried each change of the kinds it makes, and the likeliest pairs of changes: the fix may need more changes, or a kind it does not make."
             ),
             StopReason::Stopped | StopReason::BudgetExhausted | StopReason::CandidateBudget => {
                 format!("No patch passes {tests} yet: the search stopped at its limit before it found one.")

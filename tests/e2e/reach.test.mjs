@@ -1,4 +1,4 @@
-// End-to-end: the two gallery examples whose fix no single edit of an operator, constant or variable makes - a leap-year rule that needs a remainder the program never wrote, and a sum whose formula is synthesised - are repaired in the browser at the page's defaults, answered as a person.
+// End-to-end: the gallery examples whose fix no single edit of an operator, constant or variable makes - a leap-year rule that needs a remainder the program never wrote, a sum whose formula is synthesised, and a sum and a product both wrong (two edits) - are repaired in the browser at the page's defaults, answered as a person.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 const isLeap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 const leap = (input) => (isLeap(Number(input.trim())) ? 'leap' : 'common');
+const sumAndProduct = (input) => { const [a, b] = input.trim().split(/\s+/).map(Number); return `${a + b} ${a * b}`; };
 const sum = (input) => { const n = Number(input.trim()); return String((n * (n + 1)) / 2); };
 
 /** Opens gallery example `title`, labels every run as a person, repairs and answers every question; resolves to the top patch's added lines. */
@@ -48,5 +49,15 @@ test('Sum 1..n (formula): n * (n + 1) / 2 is synthesised and written as a person
   const added = await repairExample(page, 'Sum 1..n (formula)', sum, 'reach-2-sum-formula.png');
   assert.equal(added.length, 1, added.join('\n'));
   assert.match(added[0], /printf\("%d\\n", n \* \(n \+ 1\) \/ 2\);/);
+  await page.close();
+});
+
+test('Sum and product: two wrong lines get one patch of two edits', async () => {
+  const page = await browser.newPage();
+  const added = await repairExample(page, 'Sum and product', sumAndProduct, 'reach-3-sum-product.png');
+  assert.deepEqual(added.map((l) => l.slice(1).trim()), ['int sum = a + b;', 'int product = a * b;'], added.join('\n'));
+  const diff = await page.getByRole('region', { name: 'Patches' }).locator('.patch').first().locator('.diff').textContent();
+  const removed = diff.split('\n').filter((l) => l.startsWith('-') && !l.startsWith('---'));
+  assert.deepEqual(removed.map((l) => l.slice(1).trim()), ['int sum = a - b;', 'int product = a + b;'], 'one patch changes both lines');
   await page.close();
 });
