@@ -206,6 +206,39 @@ pub fn split_classes(
     classes
 }
 
+/// [`split_classes`] on `test` with every run drawn from `gate` (counted as a hole
+/// execution) and every candidate's verdict counted: the classes, and why the gate
+/// refused a run if it did.
+pub fn gated_classes(
+    batch: &HoleBatch,
+    suite: &TestSuite,
+    test: usize,
+    undecided: &[usize],
+    config: &RepairConfig,
+    gate: &mut Gate,
+) -> (Vec<Class>, Option<Stop>) {
+    let mut halted = None;
+    let classes = split_classes(
+        batch,
+        suite,
+        test,
+        undecided,
+        config.max_hole_evaluations,
+        &mut || match gate.execution() {
+            Ok(()) => {
+                gate.stats.hole_executions += 1;
+                true
+            }
+            Err(why) => {
+                halted = Some(why);
+                false
+            }
+        },
+    );
+    gate.stats.hole_decisions += classes.iter().map(|c| c.members.len() as u64).sum::<u64>();
+    (classes, halted)
+}
+
 enum Batch {
     Hole(HoleBatch),
     Plain(Patch),
@@ -573,26 +606,8 @@ pub fn enumerate(
                 let mut alive: Vec<usize> = (0..batch.patches.len()).collect();
                 for &t in &order {
                     let mut passed = Vec::new();
-                    let mut halted = None;
-                    let classes = split_classes(
-                        &batch,
-                        suite,
-                        t,
-                        &alive,
-                        config.max_hole_evaluations,
-                        &mut || match gate.execution() {
-                            Ok(()) => {
-                                gate.stats.hole_executions += 1;
-                                true
-                            }
-                            Err(why) => {
-                                halted = Some(why);
-                                false
-                            }
-                        },
-                    );
+                    let (classes, halted) = gated_classes(&batch, suite, t, &alive, config, gate);
                     for c in &classes {
-                        gate.stats.hole_decisions += c.members.len() as u64;
                         if suite.passes(t, &c.exec) {
                             passed.extend_from_slice(&c.members);
                         }

@@ -12,7 +12,7 @@
 //! and each pair is checked on every test as one patch of the original.
 
 use super::budget::{Gate, Stop};
-use super::enumerate::{batches_at, enumerate, split_classes, EngineOutcome};
+use super::enumerate::{batches_at, enumerate, gated_classes, EngineOutcome};
 use super::localise::{localise, Suspicious};
 use super::patch::{Edit, Patch, RepairSource};
 use super::tests::TestSuite;
@@ -161,31 +161,13 @@ fn first_edits(
                 if alive.is_empty() {
                     break;
                 }
-                let mut halted = None;
-                let classes = split_classes(
-                    batch,
-                    suite,
-                    t,
-                    &alive,
-                    config.max_hole_evaluations,
-                    &mut || match gate.execution() {
-                        Ok(()) => {
-                            gate.stats.hole_executions += 1;
-                            true
-                        }
-                        Err(why) => {
-                            halted = Some(why);
-                            false
-                        }
-                    },
-                );
+                let (classes, halted) = gated_classes(batch, suite, t, &alive, config, gate);
                 if let Some(why) = halted {
                     return Err(why);
                 }
                 let must_pass = !failing.contains(&t);
                 let mut kept = Vec::new();
                 for c in &classes {
-                    gate.stats.hole_decisions += c.members.len() as u64;
                     let passes = suite.passes(t, &c.exec);
                     if passes && !must_pass {
                         c.members.iter().for_each(|&m| fixed[m].add(suite, t));
