@@ -520,8 +520,12 @@ pub fn repair_with_progress(
                     let branches = run_branch(&src, &suite, sus, config, gate);
                     outcome.absorb(branches);
                 }
-                // Then two edits: each first edit costs an enumeration of its own.
-                if outcome.plausible.len() < config.max_plausible && gate.stopped().is_none() {
+                // Then two edits, only when no single edit fits: each first edit costs an
+                // enumeration of its own, and a pair beside plausible single edits is one
+                // more behaviour for the few questions to rule out (on the triangle
+                // function asked as a person, it left two patches after five questions
+                // where one was left before).
+                if outcome.plausible.is_empty() && gate.stopped().is_none() {
                     let pairs = pair::pairs(&src, &suite, sus, config, gate);
                     outcome.absorb(pairs);
                 }
