@@ -5,11 +5,13 @@
 //! enumeration never sees it as plausible. Here, at the most suspicious statements,
 //! every candidate edit of [`super::enumerate`]'s vocabulary is run by test-equivalence
 //! first on the tests the original passes (a first edit must keep them all) and then on
-//! the failing ones; the candidates that pass at least one failing test, most passed and
-//! cheapest first, become first edits. For each, the patched program is localised again
-//! on the tests it still fails and enumerated with what is left of the cost budget; the
-//! second edit's nodes are mapped back to the original program by their text's place,
-//! and each pair is checked on every test as one patch of the original.
+//! the failing ones; the candidates that pass some failing tests but not all become
+//! first edits, those that make most expected outputs right first. For each, the
+//! patched program is localised again on the tests it still fails and enumerated with
+//! what is left of the cost budget; the second edit's nodes are mapped back to the
+//! original program by their text's place, and each pair is checked on every test as
+//! one patch of the original. `all` runs this engine only when no other found a
+//! plausible patch.
 
 use super::budget::{Gate, Stop};
 use super::enumerate::{batches_at, enumerate, gated_classes, EngineOutcome};
@@ -19,7 +21,7 @@ use super::tests::TestSuite;
 use super::RepairConfig;
 use crate::lang::ast::{Expr, Span};
 use crate::lang::visit::{walk_expr_mut, walk_stmt_mut, VisitorMut};
-use crate::lang::{compile, NodeId};
+use crate::lang::{compile, NodeId, Program};
 
 /// Limits of the two-edit engine. All are counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,18 +105,15 @@ pub fn pairs(
             outcome.stop = Stop::Found;
             break;
         }
-        match second_edits(src, suite, &first, config, gate) {
-            Ok(found) => {
-                for p in found {
-                    if !outcome.plausible.contains(&p) {
-                        outcome.plausible.push(p);
-                    }
-                }
+        let (found, stopped) = second_edits(src, suite, &first, config, gate);
+        for p in found {
+            if !outcome.plausible.contains(&p) {
+                outcome.plausible.push(p);
             }
-            Err(why) => {
-                outcome.stop = why;
-                break;
-            }
+        }
+        if let Some(why) = stopped {
+            outcome.stop = why;
+            break;
         }
     }
     if outcome.stop == Stop::Exhausted && !outcome.plausible.is_empty() {
@@ -123,8 +122,9 @@ pub fn pairs(
     outcome
 }
 
-/// The first edits at the most suspicious statements, most failing tests passed first,
-/// then cheapest (at most [`PairConfig::max_first`]).
+/// The first edits at the most suspicious statements, ranked by [`Fixed`] (expected
+/// outputs made right, then failing tests passed), then cheapest; at most
+/// [`PairConfig::max_first`], two per statement.
 fn first_edits(
     src: &RepairSource,
     suite: &TestSuite,
@@ -236,24 +236,15 @@ fn plain_fixes(
     config: &RepairConfig,
     gate: &mut Gate,
 ) -> Result<Option<Fixed>, Stop> {
-    let Ok(text) = src.apply(patch, &config.trusted_lines) else {
+    let Some(program) = compiled(src, patch, config) else {
         return Ok(None);
     };
-    let Ok(program) = compile(&text) else {
+    if !passes_all(&program, suite, passing, gate)? {
         return Ok(None);
-    };
-    for &t in passing {
-        gate.execution()?;
-        gate.stats.plain_executions += 1;
-        if !suite.run(&program, t).1 {
-            return Ok(None);
-        }
     }
     let mut fixed = Fixed::default();
     for &t in failing {
-        gate.execution()?;
-        gate.stats.plain_executions += 1;
-        if suite.run(&program, t).1 {
+        if run(&program, suite, t, gate)? {
             fixed.add(suite, t);
         }
     }
@@ -261,36 +252,36 @@ fn plain_fixes(
 }
 
 /// The plausible pairs that start with `first`: the second edit enumerated on the
-/// patched program, mapped back to the original and checked there on every test.
+/// patched program, mapped back to the original and checked there on every test; and
+/// why the gate refused, if it did (the pairs found before it refused are kept).
 fn second_edits(
     src: &RepairSource,
     suite: &TestSuite,
     first: &First,
     config: &RepairConfig,
     gate: &mut Gate,
-) -> Result<Vec<Patch>, Stop> {
+) -> (Vec<Patch>, Option<Stop>) {
+    let mut pairs = Vec::new();
     let Ok(text) = src.apply(&first.patch, &config.trusted_lines) else {
-        return Ok(Vec::new());
+        return (pairs, None);
     };
     let Ok(patched) = RepairSource::new(&text) else {
-        return Ok(Vec::new());
+        return (pairs, None);
     };
     let Ok(program) = patched.compile() else {
-        return Ok(Vec::new());
+        return (pairs, None);
     };
     let (suspicious, runs) = localise(&program, suite, config.weighting);
     gate.stats.localisation_executions += runs;
+    // The trusted lines are the original's: a pair is held to them when it is checked
+    // on the original below.
     let second = RepairConfig {
         budget: config.budget.saturating_sub(first.cost),
         max_locations: config.pair.second_locations,
-        max_plausible: config.max_plausible,
-        // The first edit's lines stay as it left them.
-        trusted_lines: config.trusted_lines.clone(),
         ..config.clone()
     };
     let outcome = enumerate(&patched, suite, &suspicious, &second, gate);
     let shift = TextShift::between(src.text(), &text);
-    let mut pairs = Vec::new();
     for p in outcome.plausible {
         let Some(edit) = p
             .edits
@@ -302,39 +293,48 @@ fn second_edits(
         let pair = Patch {
             edits: vec![first.patch.edits[0].clone(), edit],
         };
-        if passes_everywhere(src, suite, &pair, config, gate)? {
-            pairs.push(pair);
+        let Some(paired) = compiled(src, &pair, config) else {
+            continue;
+        };
+        // A mapping that went wrong cannot pass here.
+        match passes_all(&paired, suite, suite.order(), gate) {
+            Ok(true) => pairs.push(pair),
+            Ok(false) => {}
+            Err(why) => return (pairs, Some(why)),
         }
     }
-    match outcome.stop {
-        Stop::Stopped | Stop::ExecutionBudget | Stop::CandidateBudget => Err(outcome.stop),
-        _ => Ok(pairs),
-    }
+    let stopped = matches!(
+        outcome.stop,
+        Stop::Stopped | Stop::ExecutionBudget | Stop::CandidateBudget
+    );
+    (pairs, stopped.then_some(outcome.stop))
 }
 
-/// Whether `patch` applied to the original passes every test (a mapping that went wrong
-/// is caught here).
-fn passes_everywhere(
-    src: &RepairSource,
+/// The original with `patch` applied, compiled (`None` when it does not apply or compile).
+fn compiled(src: &RepairSource, patch: &Patch, config: &RepairConfig) -> Option<Program> {
+    compile(&src.apply(patch, &config.trusted_lines).ok()?).ok()
+}
+
+/// Whether `program` passes every test of `tests`, run in order until one fails.
+fn passes_all(
+    program: &Program,
     suite: &TestSuite,
-    patch: &Patch,
-    config: &RepairConfig,
+    tests: &[usize],
     gate: &mut Gate,
 ) -> Result<bool, Stop> {
-    let Ok(text) = src.apply(patch, &config.trusted_lines) else {
-        return Ok(false);
-    };
-    let Ok(program) = compile(&text) else {
-        return Ok(false);
-    };
-    for &t in suite.order() {
-        gate.execution()?;
-        gate.stats.plain_executions += 1;
-        if !suite.run(&program, t).1 {
+    for &t in tests {
+        if !run(program, suite, t, gate)? {
             return Ok(false);
         }
     }
     Ok(true)
+}
+
+/// Whether `program` passes test `t`, the run drawn from `gate`.
+fn run(program: &Program, suite: &TestSuite, t: usize, gate: &mut Gate) -> Result<bool, Stop> {
+    gate.execution()?;
+    gate.stats.plain_executions += 1;
+    Ok(suite.run(program, t).1)
 }
 
 /// Where a text edit moved the rest of the text: before `start` nothing moved; from
